@@ -1,0 +1,246 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * model.h - pure model of pageblock state over time.
+ *
+ * No I/O here: the trace module (trace.c, the only user of libtracecmd)
+ * and the dump parser turn their input into struct fv_event records in
+ * time order and feed them to fv_model_apply().  The model keeps what the
+ * views need and nothing that grows with the raw number of events beyond
+ * the pageblock-type history (flips), which is what "replay" means:
+ *
+ *   - the block table (one struct fv_block per pageblock seen), sorted by
+ *     (nid, zone, pfn), with the type at the baseline snapshot, the current
+ *     type and per-block counters;
+ *   - the flip history, so the map can be replayed exactly to any time;
+ *   - a bounded per-block recent-history ring for the HTML block details;
+ *   - time-bucketed counters for the charts (fixed number of buckets,
+ *     widened by merging pairs when the capture outgrows them).
+ *
+ * All enums below are fragview's canonical values; the trace module maps
+ * the kernel's config-dependent numbers to them by the symbolic names in
+ * each event's print format (see tracepoints/README.md).
+ */
+#ifndef FRAGVIEW_MODEL_H
+#define FRAGVIEW_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum fv_mt {
+	FV_MT_UNMOVABLE,
+	FV_MT_MOVABLE,
+	FV_MT_RECLAIMABLE,
+	FV_MT_HIGHATOMIC,
+	FV_MT_CMA,
+	FV_MT_ISOLATE,
+	FV_MT_UNKNOWN,		/* not seen yet (no snapshot covers it) */
+	FV_MT_NR,
+};
+
+enum fv_zone_type {
+	FV_ZONE_DMA, FV_ZONE_DMA32, FV_ZONE_NORMAL, FV_ZONE_MOVABLE,
+	FV_ZONE_DEVICE, FV_ZONE_UNKNOWN, FV_ZONE_NR,
+};
+
+enum fv_flip_reason {
+	FV_FLIP_STEAL, FV_FLIP_HIGHATOMIC_RESERVE, FV_FLIP_HIGHATOMIC_UNRESERVE,
+	FV_FLIP_ISOLATE, FV_FLIP_UNISOLATE, FV_FLIP_CMA, FV_FLIP_ISOLATE_FREE,
+	FV_FLIP_INIT, FV_FLIP_UNKNOWN, FV_FLIP_NR,
+};
+
+enum fv_drain_reason {
+	FV_DRAIN_FREE_HIGH, FV_DRAIN_VMSTAT, FV_DRAIN_LOCAL, FV_DRAIN_ALL,
+	FV_DRAIN_CPU_DEAD, FV_DRAIN_UNKNOWN, FV_DRAIN_NR,
+};
+
+enum fv_migrate_mode {
+	FV_MODE_ASYNC, FV_MODE_SYNC_LIGHT, FV_MODE_SYNC, FV_MODE_SYNC_NO_COPY,
+	FV_MODE_UNKNOWN, FV_MODE_NR,
+};
+
+enum fv_migrate_reason {
+	FV_MR_COMPACTION, FV_MR_MEMORY_FAILURE, FV_MR_MEMORY_HOTPLUG,
+	FV_MR_SYSCALL, FV_MR_MEMPOLICY_MBIND, FV_MR_NUMA_MISPLACED,
+	FV_MR_CONTIG_RANGE, FV_MR_LONGTERM_PIN, FV_MR_DEMOTION,
+	FV_MR_UNKNOWN, FV_MR_NR,
+};
+
+/* Name tables: index by the enums above; parse returns *_UNKNOWN. */
+const char *fv_mt_name(enum fv_mt mt);		/* "Unmovable", ... "unknown" */
+enum fv_mt fv_mt_parse(const char *name);	/* kernel names, case-insensitive */
+const char *fv_zone_name(enum fv_zone_type z);	/* "DMA", "DMA32", "Normal", ... */
+enum fv_zone_type fv_zone_parse(const char *name);
+const char *fv_flip_reason_name(enum fv_flip_reason r);	/* "steal", ... */
+enum fv_flip_reason fv_flip_reason_parse(const char *name);
+const char *fv_drain_reason_name(enum fv_drain_reason r);
+enum fv_drain_reason fv_drain_reason_parse(const char *name);
+const char *fv_mode_name(enum fv_migrate_mode m);	/* "MIGRATE_ASYNC", ... */
+enum fv_migrate_mode fv_mode_parse(const char *name);
+const char *fv_mr_name(enum fv_migrate_reason r);	/* "compaction", ... */
+enum fv_migrate_reason fv_mr_parse(const char *name);
+
+enum fv_ev_kind {
+	FV_EV_STATE,		/* mobility:pageblock_state */
+	FV_EV_FLIP,		/* mobility:pageblock_flip */
+	FV_EV_STEAL,		/* mobility:pageblock_steal */
+	FV_EV_DRAIN,		/* mobility:pcp_drain */
+	FV_EV_MIGRATE,		/* mobility:migrate_folio */
+	FV_EV_EXTFRAG,		/* kmem:mm_page_alloc_extfrag (stock kernels) */
+	FV_EV_MIGRATE_SUM,	/* migrate:mm_migrate_pages (stock kernels) */
+	FV_EV_NR,
+};
+const char *fv_ev_kind_name(enum fv_ev_kind k);	/* "state", "flip", ... */
+
+/* One decoded event, canonical values only. */
+struct fv_event {
+	uint64_t ts;			/* ns, trace clock */
+	int32_t cpu;
+	uint8_t kind;			/* enum fv_ev_kind */
+	union {
+		struct {		/* FV_EV_STATE */
+			uint64_t pfn;
+			uint32_t seq, free_pages;
+			int32_t nid;
+			uint8_t zone, mt;
+			int8_t largest_order;	/* -1: no free page */
+		} state;
+		struct {		/* FV_EV_FLIP */
+			uint64_t pfn, caller;
+			int32_t nid;
+			uint8_t zone, old_mt, new_mt, reason;
+		} flip;
+		struct {		/* FV_EV_STEAL and FV_EV_EXTFRAG */
+			uint64_t pfn, block_pfn;	/* block_pfn: derived for EXTFRAG */
+			int32_t nid, free_moved, alike;	/* -1: unknown (EXTFRAG) */
+			uint8_t zone, order, fallback_order, alloc_mt, block_mt;
+			bool claimed;
+		} steal;
+		struct {		/* FV_EV_DRAIN */
+			int32_t nid;
+			uint32_t nr[3];		/* Unmovable, Movable, Reclaimable */
+			uint32_t total;
+			uint8_t zone, reason;
+		} drain;
+		struct {		/* FV_EV_MIGRATE */
+			uint64_t src_pfn, dst_pfn;
+			int32_t result;		/* 0 or -errno */
+			uint8_t order, mode, reason, pass, src_mt, dst_mt;
+		} migrate;
+		struct {		/* FV_EV_MIGRATE_SUM */
+			uint64_t succeeded, failed;
+			uint8_t mode, reason;
+		} msum;
+	};
+};
+
+/* Counters a block keeps for the whole capture. */
+struct fv_block_counts {
+	uint32_t steals;		/* steals that took pages from this block */
+	uint32_t claims;		/* ... of which claimed the block */
+	uint32_t flips;
+	uint32_t migrate_ok;		/* migrate_folio with src in this block, result 0 */
+	uint32_t migrate_fail;		/* ... result != 0 */
+};
+
+struct fv_block {
+	uint64_t pfn;			/* first pfn of the block */
+	int32_t nid;
+	uint8_t zone;			/* enum fv_zone_type */
+	uint8_t mt;			/* type now (after all applied events) */
+	uint8_t mt_base;		/* type at the baseline (first snapshot) */
+	int8_t largest_order;		/* from the latest snapshot, -1 unknown */
+	uint32_t free_pages;		/* from the latest snapshot */
+	uint32_t hist_first;		/* ring of recent per-block events, see below */
+	struct fv_block_counts n;
+};
+
+/* A zone as laid out in maps: a run of blocks in the block table. */
+struct fv_zone {
+	int32_t nid;
+	uint8_t zone;			/* enum fv_zone_type */
+	uint64_t start_pfn;		/* first block's pfn */
+	size_t first, nr;		/* index range in the block table */
+};
+
+/* One entry of the replay history: every flip, in time order. */
+struct fv_flip_rec {
+	uint64_t ts;
+	uint32_t block;			/* index into the block table */
+	uint8_t old_mt, new_mt, reason;
+};
+
+#define FV_BLOCK_HIST 16		/* recent events kept per block */
+struct fv_hist_rec {
+	uint64_t ts;
+	uint8_t kind;			/* enum fv_ev_kind */
+	uint8_t a, b, c;		/* flip: old,new,reason; steal: alloc_mt,block_mt,claimed;
+					 * migrate: mode,reason,pass */
+	int32_t v;			/* migrate: result; steal: order<<8|fallback_order */
+};
+
+#define FV_NBUCKETS 512			/* time buckets for the charts */
+struct fv_bucket {
+	uint32_t steals, claims, flips, drains, drained_pages;
+	uint32_t migrate_ok, migrate_fail;
+	uint32_t blocks[FV_MT_NR];	/* blocks per type at the bucket's end */
+};
+
+struct fv_model {
+	unsigned int pageblock_order;	/* 9 unless the input says otherwise */
+	/* block table, sorted by (nid, zone, pfn); grows as blocks appear */
+	struct fv_block *blocks;
+	size_t nr_blocks;
+	struct fv_zone *zones;
+	size_t nr_zones;
+	/* replay history */
+	struct fv_flip_rec *flips;
+	size_t nr_flips;
+	/* per-block ring: blocks[i] owns hist[i*FV_BLOCK_HIST ...] */
+	struct fv_hist_rec *hist;
+	uint8_t *hist_len;		/* entries used per block (<= FV_BLOCK_HIST) */
+	/* charts */
+	struct fv_bucket buckets[FV_NBUCKETS];
+	uint64_t bucket_ns;		/* width of one bucket */
+	size_t nr_buckets_used;
+	/* capture-wide facts */
+	uint64_t first_ts, last_ts;
+	uint64_t nr_events[FV_EV_NR];
+	bool have_baseline;		/* a pageblock_state snapshot was seen */
+	uint32_t base_seq, last_seq;	/* first and last snapshot sequence numbers */
+	uint64_t base_ts, last_snap_ts;	/* when they were taken */
+	uint64_t unknown_blocks;	/* events naming a pfn outside known blocks */
+	void *priv;			/* model.c internals (pfn index etc.) */
+};
+
+void fv_model_init(struct fv_model *m);
+void fv_model_free(struct fv_model *m);
+
+/*
+ * Feed one event; events must come in non-decreasing ts order.
+ * Returns 0, or -1 on allocation failure (the model stays consistent).
+ */
+int fv_model_apply(struct fv_model *m, const struct fv_event *ev);
+
+/* Call once after the last event: sorts/freezes zones, fills the charts. */
+void fv_model_finish(struct fv_model *m);
+
+/* Index of the block holding pfn, or -1. */
+long fv_model_find_block(const struct fv_model *m, uint64_t pfn);
+
+/*
+ * Types of all blocks at time ts (baseline + every flip with ts <= ts),
+ * written to mt[nr_blocks].  ts = UINT64_MAX gives the final state.
+ */
+void fv_model_types_at(const struct fv_model *m, uint64_t ts, uint8_t *mt);
+
+/* Recent history of block i, oldest first; returns the count. */
+size_t fv_model_block_hist(const struct fv_model *m, size_t i,
+			   const struct fv_hist_rec **first_part, size_t *n_first,
+			   const struct fv_hist_rec **second_part, size_t *n_second);
+
+/* Blocks per type at the baseline / at the end. */
+void fv_model_count_types(const struct fv_model *m, bool at_base,
+			  uint64_t count[FV_MT_NR]);
+
+#endif /* FRAGVIEW_MODEL_H */

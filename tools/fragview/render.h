@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * render.h - one interface for every output format, chosen by --format.
+ *
+ * A renderer may draw the block map, the statistics tables, or both;
+ * a NULL hook means "this format does not apply to this command" and
+ * the command says so.  Renderers only write to the FILE they are
+ * given; the caller checks the stream (fflush/ferror) and reports
+ * write errors, so a short output file is never silent.
+ */
+#ifndef FRAGVIEW_RENDER_H
+#define FRAGVIEW_RENDER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct fv_model;
+struct fv_stats;
+
+struct map_opts {
+	bool have_at;		/* --at given: draw the map at at_ts */
+	uint64_t at_ts;		/* ns, trace clock */
+	int zone_nid;		/* --zone N/ZONE filter; -1: all */
+	int zone_type;		/* enum fv_zone_type; -1: all */
+	int width;		/* terminal columns for ansi/txt (0: 80) */
+	const char *title;	/* capture file name, shown in headers */
+};
+
+struct renderer {
+	const char *name;
+	/* return 0, or -1 with errno set / message printed by warn() */
+	int (*map)(FILE *out, const struct fv_model *m, const struct map_opts *o);
+	int (*stats)(FILE *out, const struct fv_model *m, const struct fv_stats *s);
+};
+
+const struct renderer *renderer_find(const char *name);
+/* "ansi|svg|html|txt" style list of formats that have the hook */
+const char *renderer_names(bool for_map);
+
+int render_map_ansi(FILE *out, const struct fv_model *m, const struct map_opts *o);
+int render_map_txt(FILE *out, const struct fv_model *m, const struct map_opts *o);
+int render_map_svg(FILE *out, const struct fv_model *m, const struct map_opts *o);
+int render_map_html(FILE *out, const struct fv_model *m, const struct map_opts *o);
+
+int render_stats_txt(FILE *out, const struct fv_model *m, const struct fv_stats *s);
+int render_stats_csv(FILE *out, const struct fv_model *m, const struct fv_stats *s);
+int render_stats_json(FILE *out, const struct fv_model *m, const struct fv_stats *s);
+
+#endif /* FRAGVIEW_RENDER_H */
