@@ -1,0 +1,52 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# fragview: see README.md.  The two commands a new user needs:
+#   make demo     boot the patched guest, record a workload, render the map
+#   make check    build everything and run every test ("N passed, N failed")
+
+export FRAGVIEW_CACHE ?= /var/cache/fragview
+OUT ?= $(CURDIR)/out
+
+.PHONY: all deps fragview check demo bench fuzz kernelshark experiment \
+	check-debug clean help
+
+all: deps fragview kernel initramfs
+
+help:
+	@sed -n 's/^## //p' $(MAKEFILE_LIST)
+
+## deps         install missing Debian packages
+deps:
+	@tools/deps.sh
+
+## fragview     build tools/fragview/fragview
+fragview: deps
+	@$(MAKE) -s -C tools/fragview
+
+# kernel, initramfs, boot-shell, scenario: the guest pipeline
+-include qemu/Makefile.inc
+
+## check        every test; ends with "N passed, N failed"
+check: deps fragview
+	@tests/run
+
+## demo         boot, record the default scenario, render out/demo/
+demo: deps fragview
+	@tests/../qemu/demo.sh $(if $(SCENARIO),--scenario $(SCENARIO)) \
+		$(if $(MEM),--mem $(MEM)) --out $(OUT)/demo
+
+## bench        benchmarks as ratios against a peer in the same run
+bench: deps fragview
+	@bench/run.sh
+
+## fuzz         fragview's libFuzzer target for >= 1M executions
+fuzz: deps
+	@$(MAKE) -s -C tools/fragview fuzz
+
+## kernelshark  open a capture (CAPTURE=...) in KernelShark with our plugin
+kernelshark: deps
+	@kernelshark/run.sh $(CAPTURE)
+
+clean:
+	@$(MAKE) -s -C tools/fragview clean
+	rm -rf $(OUT)
