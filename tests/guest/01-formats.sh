@@ -1,0 +1,14 @@
+#!/bin/sh
+# description: every mobility event is registered; keep its format file
+# so the host can check it against the documented ABI (tracepoints/)
+ev=/sys/kernel/tracing/events/mobility
+rc=0
+for e in pageblock_steal pageblock_flip pcp_drain migrate_folio pageblock_state; do
+	if [ -r "$ev/$e/format" ]; then
+		cp "$ev/$e/format" "$OUT/$e.format"
+	else
+		echo "missing event mobility:$e"
+		rc=1
+	fi
+done
+exit $rc
