@@ -211,6 +211,11 @@ struct fv_model {
 	uint64_t base_ts, last_snap_ts;	/* when they were taken */
 	uint64_t unknown_blocks;	/* events naming a pfn outside known blocks */
 	void *priv;			/* model.c internals (pfn index etc.) */
+	/* added by fragview-core: signs of lost or reordered events */
+	uint32_t nr_snapshots;		/* distinct pageblock_state seq runs seen */
+	uint64_t out_of_order;		/* events older than their predecessor */
+	uint64_t flip_old_mismatch;	/* flips whose old_mt != replayed type */
+			/* model.c internals (pfn index etc.) */
 };
 
 void fv_model_init(struct fv_model *m);
@@ -242,5 +247,44 @@ size_t fv_model_block_hist(const struct fv_model *m, size_t i,
 /* Blocks per type at the baseline / at the end. */
 void fv_model_count_types(const struct fv_model *m, bool at_base,
 			  uint64_t count[FV_MT_NR]);
+
+/*
+ * Free space of block i as the first (at_base) or the latest snapshot
+ * reported it; false if that snapshot did not cover the block.
+ */
+bool fv_model_block_free(const struct fv_model *m, size_t i, bool at_base,
+			 uint32_t *free_pages, int8_t *largest_order);
+
+/*
+ * Replay check: for every block the last snapshot reports, the baseline
+ * type plus every flip seen between the block's two snapshot records,
+ * against what the last snapshot says.  Blocks the first snapshot did
+ * not cover start from FV_MT_UNKNOWN (an init flip gives them a type).
+ */
+struct fv_mismatch {
+	size_t block;			/* index into the block table */
+	uint8_t expected;		/* type in the last snapshot */
+	uint8_t got;			/* type by replay */
+};
+
+struct fv_check {
+	size_t nr_compared;		/* blocks in the last snapshot */
+	size_t nr_flips;		/* flips replayed for them */
+	size_t nr_mismatches;
+	size_t nr_missing;		/* baseline blocks the last snapshot lacks */
+};
+
+/*
+ * Fills c and, if out is not NULL, out[0..nr_mismatches-1] (room for
+ * nr_blocks entries).  Returns -1 if there are fewer than 2 snapshots.
+ */
+int fv_model_check(const struct fv_model *m, struct fv_check *c,
+		   struct fv_mismatch *out);
+
+/* Block number of pfn with the model's pageblock order. */
+static inline uint64_t fv_block_start(const struct fv_model *m, uint64_t pfn)
+{
+	return pfn & ~((1ULL << m->pageblock_order) - 1);
+}
 
 #endif /* FRAGVIEW_MODEL_H */

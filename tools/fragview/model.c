@@ -1,0 +1,697 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * model.c - pageblock state over time, built from canonical events.
+ *
+ * Blocks are appended as they appear (a snapshot record, or a flip or
+ * steal naming a block no snapshot covered yet) and found through a
+ * pfn hash; fv_model_finish() sorts the table by (nid, zone, pfn) and
+ * renumbers the flip history and the per-block rings to match.
+ *
+ * Two notions of "type" are kept per block, on purpose:
+ *   - the map type (fv_block.mt, fv_model_types_at()): the earliest
+ *     known type plus every flip in time order.  Exact at any time as
+ *     long as the kernel reported every flip;
+ *   - the check replay: the baseline snapshot record plus the flips that
+ *     arrived after it, frozen whenever a later snapshot record for the
+ *     block arrives.  fv_model_check() compares the two per block, which
+ *     is how lost events or missing tracepoints show up.
+ *
+ * Pure: no I/O, no libtracecmd.  Memory grows with blocks and flips.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+
+enum {
+	BLK_IN_BASE = 1,	/* the first snapshot covered the block */
+	BLK_SNAPPED = 2,	/* a later snapshot covered it */
+};
+
+struct blk_priv {
+	uint32_t snap_seq;		/* seq of the latest later snapshot */
+	uint32_t flips_replayed;	/* flips applied to replay_mt so far */
+	uint32_t replayed_at_snap;	/* ... when the snapshot record came */
+	uint32_t base_free;
+	int8_t base_largest;
+	uint8_t start_mt;		/* earliest known type */
+	uint8_t replay_mt;		/* baseline record + later flips */
+	uint8_t snap_mt;		/* type in the latest later snapshot */
+	uint8_t replay_at_snap;		/* replay_mt when it came */
+	uint8_t flags;
+};
+
+struct model_priv {
+	struct blk_priv *bp;
+	size_t cap;			/* room in blocks, bp, hist, hist_len */
+	size_t flips_cap;
+	/* open addressing: key = block number + 1 (0 = empty), val = index */
+	uint64_t *hkeys;
+	uint32_t *hvals;
+	size_t hcap;			/* power of two */
+	uint64_t type_count[FV_MT_NR];	/* blocks per map type, now */
+	size_t cur_bucket;
+	bool started;			/* an event has been applied */
+};
+
+static struct model_priv *P(const struct fv_model *m)
+{
+	return m->priv;
+}
+
+void fv_model_init(struct fv_model *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->pageblock_order = 9;
+	m->bucket_ns = 1000;	/* doubled by merging as the capture grows */
+	m->priv = calloc(1, sizeof(struct model_priv));
+}
+
+void fv_model_free(struct fv_model *m)
+{
+	struct model_priv *p = P(m);
+
+	if (p) {
+		free(p->bp);
+		free(p->hkeys);
+		free(p->hvals);
+		free(p);
+	}
+	free(m->blocks);
+	free(m->zones);
+	free(m->flips);
+	free(m->hist);
+	free(m->hist_len);
+	memset(m, 0, sizeof(*m));
+}
+
+static uint64_t hash_slot(uint64_t key, size_t hcap)
+{
+	return (key * 0x9E3779B97F4A7C15ULL) >> 20 & (hcap - 1);
+}
+
+static void hash_put(struct model_priv *p, uint64_t key, uint32_t val)
+{
+	size_t i = hash_slot(key, p->hcap);
+
+	while (p->hkeys[i] && p->hkeys[i] != key)
+		i = (i + 1) & (p->hcap - 1);
+	p->hkeys[i] = key;
+	p->hvals[i] = val;
+}
+
+static int hash_rebuild(struct fv_model *m, size_t hcap)
+{
+	struct model_priv *p = P(m);
+	uint64_t *keys = calloc(hcap, sizeof(*keys));
+	uint32_t *vals = calloc(hcap, sizeof(*vals));
+
+	if (!keys || !vals) {
+		free(keys);
+		free(vals);
+		return -1;
+	}
+	free(p->hkeys);
+	free(p->hvals);
+	p->hkeys = keys;
+	p->hvals = vals;
+	p->hcap = hcap;
+	for (size_t i = 0; i < m->nr_blocks; i++)
+		hash_put(p, (m->blocks[i].pfn >> m->pageblock_order) + 1, i);
+	return 0;
+}
+
+long fv_model_find_block(const struct fv_model *m, uint64_t pfn)
+{
+	struct model_priv *p = P(m);
+	uint64_t key = (pfn >> m->pageblock_order) + 1;
+	size_t i;
+
+	if (!p || !p->hcap)
+		return -1;
+	for (i = hash_slot(key, p->hcap); p->hkeys[i]; i = (i + 1) & (p->hcap - 1))
+		if (p->hkeys[i] == key)
+			return p->hvals[i];
+	return -1;
+}
+
+static int grow(void **ptr, size_t *cap, size_t need, size_t size)
+{
+	size_t n = *cap ? *cap : 64;
+	void *q;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	q = realloc(*ptr, n * size);
+	if (!q)
+		return -1;
+	*ptr = q;
+	*cap = n;
+	return 0;
+}
+
+static int blocks_reserve(struct fv_model *m, size_t need)
+{
+	struct model_priv *p = P(m);
+	size_t n = p->cap ? p->cap : 64;
+	void *a, *b, *c, *d;
+
+	if (need <= p->cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	/* realloc one by one: each success is kept, so a failure is harmless */
+	a = realloc(m->blocks, n * sizeof(*m->blocks));
+	if (a)
+		m->blocks = a;
+	b = realloc(p->bp, n * sizeof(*p->bp));
+	if (b)
+		p->bp = b;
+	c = realloc(m->hist, n * FV_BLOCK_HIST * sizeof(*m->hist));
+	if (c)
+		m->hist = c;
+	d = realloc(m->hist_len, n * sizeof(*m->hist_len));
+	if (d)
+		m->hist_len = d;
+	if (!a || !b || !c || !d)
+		return -1;
+	p->cap = n;
+	return 0;
+}
+
+/* Adds the block holding pfn, first known to be of type mt. */
+static long add_block(struct fv_model *m, uint64_t pfn, int32_t nid,
+		      uint8_t zone, uint8_t mt)
+{
+	struct model_priv *p = P(m);
+	size_t i = m->nr_blocks;
+	struct fv_block *b;
+
+	if (i >= UINT32_MAX - 1 || blocks_reserve(m, i + 1))
+		return -1;
+	if ((i + 1) * 2 > p->hcap && hash_rebuild(m, p->hcap ? p->hcap * 2 : 1024))
+		return -1;
+	if (mt >= FV_MT_NR)
+		mt = FV_MT_UNKNOWN;
+	if (zone >= FV_ZONE_NR)
+		zone = FV_ZONE_UNKNOWN;
+	b = &m->blocks[i];
+	memset(b, 0, sizeof(*b));
+	b->pfn = fv_block_start(m, pfn);
+	b->nid = nid;
+	b->zone = zone;
+	b->mt = mt;
+	b->mt_base = mt;
+	b->largest_order = -1;
+	memset(&p->bp[i], 0, sizeof(p->bp[i]));
+	p->bp[i].start_mt = mt;
+	p->bp[i].replay_mt = FV_MT_UNKNOWN;
+	p->bp[i].base_largest = -1;
+	m->hist_len[i] = 0;
+	m->nr_blocks++;
+	hash_put(p, (b->pfn >> m->pageblock_order) + 1, i);
+	p->type_count[mt]++;
+	return i;
+}
+
+static long find_or_add(struct fv_model *m, uint64_t pfn, int32_t nid,
+			uint8_t zone, uint8_t mt)
+{
+	long i = fv_model_find_block(m, pfn);
+
+	return i >= 0 ? i : add_block(m, pfn, nid, zone, mt);
+}
+
+static void hist_push(struct fv_model *m, size_t i, uint64_t ts, uint8_t kind,
+		      uint8_t a, uint8_t b, uint8_t c, int32_t v)
+{
+	struct fv_block *blk = &m->blocks[i];
+	struct fv_hist_rec *ring = &m->hist[i * FV_BLOCK_HIST];
+	size_t slot;
+
+	if (m->hist_len[i] < FV_BLOCK_HIST) {
+		slot = (blk->hist_first + m->hist_len[i]) % FV_BLOCK_HIST;
+		m->hist_len[i]++;
+	} else {
+		slot = blk->hist_first;
+		blk->hist_first = (blk->hist_first + 1) % FV_BLOCK_HIST;
+	}
+	ring[slot] = (struct fv_hist_rec){ .ts = ts, .kind = kind,
+					   .a = a, .b = b, .c = c, .v = v };
+}
+
+size_t fv_model_block_hist(const struct fv_model *m, size_t i,
+			   const struct fv_hist_rec **first_part, size_t *n_first,
+			   const struct fv_hist_rec **second_part, size_t *n_second)
+{
+	const struct fv_hist_rec *ring = &m->hist[i * FV_BLOCK_HIST];
+	size_t first = m->blocks[i].hist_first, len = m->hist_len[i];
+
+	*first_part = ring + first;
+	*n_first = len < FV_BLOCK_HIST - first ? len : FV_BLOCK_HIST - first;
+	*second_part = ring;
+	*n_second = len - *n_first;
+	return len;
+}
+
+/* Halve the chart resolution: bucket i takes buckets 2i and 2i+1. */
+static void merge_buckets(struct fv_model *m)
+{
+	struct model_priv *p = P(m);
+
+	for (size_t i = 0; i < FV_NBUCKETS / 2; i++) {
+		struct fv_bucket *d = &m->buckets[i];
+		const struct fv_bucket *a = &m->buckets[2 * i];
+		const struct fv_bucket *b = &m->buckets[2 * i + 1];
+		struct fv_bucket sum = {
+			.steals = a->steals + b->steals,
+			.claims = a->claims + b->claims,
+			.flips = a->flips + b->flips,
+			.drains = a->drains + b->drains,
+			.drained_pages = a->drained_pages + b->drained_pages,
+			.migrate_ok = a->migrate_ok + b->migrate_ok,
+			.migrate_fail = a->migrate_fail + b->migrate_fail,
+		};
+
+		/* blocks[] is the state at the end: the later half's */
+		memcpy(sum.blocks, (2 * i + 1 <= p->cur_bucket ? b : a)->blocks,
+		       sizeof(sum.blocks));
+		*d = sum;
+	}
+	memset(&m->buckets[FV_NBUCKETS / 2], 0,
+	       sizeof(m->buckets) / 2);
+	m->bucket_ns *= 2;
+	p->cur_bucket /= 2;
+	m->nr_buckets_used = p->cur_bucket + 1;
+}
+
+static void snapshot_counts(struct fv_model *m, size_t k)
+{
+	struct model_priv *p = P(m);
+
+	for (int t = 0; t < FV_MT_NR; t++)
+		m->buckets[k].blocks[t] = p->type_count[t];
+}
+
+/* Moves the chart cursor to the bucket of ts and returns it. */
+static struct fv_bucket *bucket_for(struct fv_model *m, uint64_t ts)
+{
+	struct model_priv *p = P(m);
+	uint64_t k = (ts - m->first_ts) / m->bucket_ns;
+
+	while (k >= FV_NBUCKETS) {
+		merge_buckets(m);
+		k = (ts - m->first_ts) / m->bucket_ns;
+	}
+	/* buckets left behind end with the counts as they are now */
+	for (; p->cur_bucket < k; p->cur_bucket++)
+		snapshot_counts(m, p->cur_bucket);
+	m->nr_buckets_used = k + 1;
+	return &m->buckets[k];
+}
+
+static void set_type(struct fv_model *m, size_t i, uint8_t mt)
+{
+	struct model_priv *p = P(m);
+
+	p->type_count[m->blocks[i].mt]--;
+	m->blocks[i].mt = mt;
+	p->type_count[mt]++;
+}
+
+static int apply_state(struct fv_model *m, const struct fv_event *ev,
+		       uint64_t ts)
+{
+	struct model_priv *p = P(m);
+	uint8_t mt = ev->state.mt < FV_MT_NR ? ev->state.mt : FV_MT_UNKNOWN;
+	struct blk_priv *bp;
+	long i;
+
+	if (!m->have_baseline) {
+		m->have_baseline = true;
+		m->base_seq = ev->state.seq;
+		m->base_ts = ts;
+		m->last_seq = ev->state.seq;
+		m->nr_snapshots = 1;
+	} else if (ev->state.seq != m->last_seq) {
+		m->last_seq = ev->state.seq;
+		m->nr_snapshots++;
+	}
+	m->last_snap_ts = ts;
+
+	i = find_or_add(m, ev->state.pfn, ev->state.nid, ev->state.zone, mt);
+	if (i < 0)
+		return -1;
+	m->blocks[i].free_pages = ev->state.free_pages;
+	m->blocks[i].largest_order = ev->state.largest_order;
+	bp = &p->bp[i];
+	if (ev->state.seq == m->base_seq && !(bp->flags & BLK_IN_BASE)) {
+		bp->flags |= BLK_IN_BASE;
+		bp->replay_mt = mt;
+		bp->flips_replayed = 0;
+		bp->base_free = ev->state.free_pages;
+		bp->base_largest = ev->state.largest_order;
+		m->blocks[i].mt_base = mt;
+	} else {
+		bp->flags |= BLK_SNAPPED;
+		bp->snap_seq = ev->state.seq;
+		bp->snap_mt = mt;
+		bp->replay_at_snap = bp->replay_mt;
+		bp->replayed_at_snap = bp->flips_replayed;
+	}
+	return 0;
+}
+
+static int apply_flip(struct fv_model *m, const struct fv_event *ev,
+		      uint64_t ts)
+{
+	struct model_priv *p = P(m);
+	uint8_t old_mt = ev->flip.old_mt < FV_MT_NR ? ev->flip.old_mt : FV_MT_UNKNOWN;
+	uint8_t new_mt = ev->flip.new_mt < FV_MT_NR ? ev->flip.new_mt : FV_MT_UNKNOWN;
+	uint8_t reason = ev->flip.reason < FV_FLIP_NR ? ev->flip.reason : FV_FLIP_UNKNOWN;
+	struct fv_bucket *bk;
+	long i;
+
+	i = find_or_add(m, ev->flip.pfn, ev->flip.nid, ev->flip.zone, old_mt);
+	if (i < 0)
+		return -1;
+	if (grow((void **)&m->flips, &p->flips_cap, m->nr_flips + 1,
+		 sizeof(*m->flips)))
+		return -1;
+	m->flips[m->nr_flips++] = (struct fv_flip_rec){
+		.ts = ts, .block = i, .old_mt = old_mt, .new_mt = new_mt,
+		.reason = reason,
+	};
+	if (m->blocks[i].mt != old_mt)
+		m->flip_old_mismatch++;
+	set_type(m, i, new_mt);
+	m->blocks[i].n.flips++;
+	p->bp[i].replay_mt = new_mt;
+	p->bp[i].flips_replayed++;
+	hist_push(m, i, ts, FV_EV_FLIP, old_mt, new_mt, reason, 0);
+	bk = bucket_for(m, ts);
+	bk->flips++;
+	return 0;
+}
+
+static int apply_steal(struct fv_model *m, const struct fv_event *ev,
+		       uint64_t ts)
+{
+	struct fv_bucket *bk = bucket_for(m, ts);
+	long i;
+
+	bk->steals++;
+	if (ev->steal.claimed)
+		bk->claims++;
+	if (ev->kind == FV_EV_STEAL)
+		i = find_or_add(m, ev->steal.block_pfn, ev->steal.nid,
+				ev->steal.zone, ev->steal.block_mt);
+	else	/* stock kernels: no snapshot to place new blocks in zones */
+		i = fv_model_find_block(m, ev->steal.block_pfn);
+	if (i < 0) {
+		if (ev->kind == FV_EV_STEAL)
+			return -1;
+		m->unknown_blocks++;
+		return 0;
+	}
+	m->blocks[i].n.steals++;
+	if (ev->steal.claimed)
+		m->blocks[i].n.claims++;
+	hist_push(m, i, ts, ev->kind, ev->steal.alloc_mt, ev->steal.block_mt,
+		  ev->steal.claimed, ev->steal.order << 8 | ev->steal.fallback_order);
+	return 0;
+}
+
+static void apply_migrate(struct fv_model *m, const struct fv_event *ev,
+			  uint64_t ts)
+{
+	struct fv_bucket *bk = bucket_for(m, ts);
+	long i = fv_model_find_block(m, ev->migrate.src_pfn);
+	bool ok = ev->migrate.result == 0;
+
+	if (ok)
+		bk->migrate_ok++;
+	else
+		bk->migrate_fail++;
+	if (i < 0) {
+		m->unknown_blocks++;
+		return;
+	}
+	if (ok)
+		m->blocks[i].n.migrate_ok++;
+	else
+		m->blocks[i].n.migrate_fail++;
+	hist_push(m, i, ts, FV_EV_MIGRATE, ev->migrate.mode, ev->migrate.reason,
+		  ev->migrate.pass, ev->migrate.result);
+}
+
+int fv_model_apply(struct fv_model *m, const struct fv_event *ev)
+{
+	struct model_priv *p = P(m);
+	uint64_t ts = ev->ts;
+	struct fv_bucket *bk;
+
+	if (!p)
+		return -1;
+	if (!p->started) {
+		p->started = true;
+		m->first_ts = m->last_ts = ts;
+		m->nr_buckets_used = 1;
+	}
+	/* keep the flip history sorted whatever the input does */
+	if (ts < m->last_ts) {
+		m->out_of_order++;
+		ts = m->last_ts;
+	}
+	m->last_ts = ts;
+	if (ev->kind >= FV_EV_NR)
+		return 0;
+	m->nr_events[ev->kind]++;
+
+	switch (ev->kind) {
+	case FV_EV_STATE:
+		bucket_for(m, ts);
+		return apply_state(m, ev, ts);
+	case FV_EV_FLIP:
+		return apply_flip(m, ev, ts);
+	case FV_EV_STEAL:
+	case FV_EV_EXTFRAG:
+		return apply_steal(m, ev, ts);
+	case FV_EV_DRAIN:
+		bk = bucket_for(m, ts);
+		bk->drains++;
+		bk->drained_pages += ev->drain.total;
+		return 0;
+	case FV_EV_MIGRATE:
+		apply_migrate(m, ev, ts);
+		return 0;
+	case FV_EV_MIGRATE_SUM:
+		bk = bucket_for(m, ts);
+		bk->migrate_ok += ev->msum.succeeded;
+		bk->migrate_fail += ev->msum.failed;
+		return 0;
+	}
+	return 0;
+}
+
+static const struct fv_block *sort_base;
+
+static int cmp_block_idx(const void *a, const void *b)
+{
+	const struct fv_block *x = &sort_base[*(const uint32_t *)a];
+	const struct fv_block *y = &sort_base[*(const uint32_t *)b];
+
+	if (x->nid != y->nid)
+		return x->nid < y->nid ? -1 : 1;
+	if (x->zone != y->zone)
+		return x->zone < y->zone ? -1 : 1;
+	if (x->pfn != y->pfn)
+		return x->pfn < y->pfn ? -1 : 1;
+	return 0;
+}
+
+/* Sorts the block table, renumbering everything that points into it. */
+static int sort_blocks(struct fv_model *m)
+{
+	struct model_priv *p = P(m);
+	size_t n = m->nr_blocks;
+	uint32_t *order = malloc((n + 1) * sizeof(*order));
+	uint32_t *where = malloc((n + 1) * sizeof(*where));
+	struct fv_block *blocks = malloc((n + 1) * sizeof(*blocks));
+	struct blk_priv *bp = malloc((n + 1) * sizeof(*bp));
+	struct fv_hist_rec *hist = malloc((n + 1) * FV_BLOCK_HIST * sizeof(*hist));
+	uint8_t *hist_len = malloc(n + 1);
+	int ret = -1;
+
+	if (!order || !where || !blocks || !bp || !hist || !hist_len)
+		goto out;
+	for (size_t i = 0; i < n; i++)
+		order[i] = i;
+	sort_base = m->blocks;
+	qsort(order, n, sizeof(*order), cmp_block_idx);
+	for (size_t i = 0; i < n; i++) {
+		size_t o = order[i];
+
+		where[o] = i;
+		blocks[i] = m->blocks[o];
+		bp[i] = p->bp[o];
+		hist_len[i] = m->hist_len[o];
+		memcpy(&hist[i * FV_BLOCK_HIST], &m->hist[o * FV_BLOCK_HIST],
+		       FV_BLOCK_HIST * sizeof(*hist));
+	}
+	memcpy(m->blocks, blocks, n * sizeof(*blocks));
+	memcpy(p->bp, bp, n * sizeof(*bp));
+	memcpy(m->hist_len, hist_len, n);
+	memcpy(m->hist, hist, n * FV_BLOCK_HIST * sizeof(*hist));
+	for (size_t f = 0; f < m->nr_flips; f++)
+		m->flips[f].block = where[m->flips[f].block];
+	ret = hash_rebuild(m, p->hcap ? p->hcap : 1024);
+out:
+	free(order);
+	free(where);
+	free(blocks);
+	free(bp);
+	free(hist);
+	free(hist_len);
+	return ret;
+}
+
+static int build_zones(struct fv_model *m)
+{
+	size_t nr = 0;
+
+	free(m->zones);
+	m->zones = NULL;
+	m->nr_zones = 0;
+	for (size_t i = 0; i < m->nr_blocks; i++)
+		if (!i || m->blocks[i].nid != m->blocks[i - 1].nid ||
+		    m->blocks[i].zone != m->blocks[i - 1].zone)
+			nr++;
+	if (!nr)
+		return 0;
+	m->zones = calloc(nr, sizeof(*m->zones));
+	if (!m->zones)
+		return -1;
+	for (size_t i = 0; i < m->nr_blocks; i++) {
+		struct fv_zone *z;
+
+		if (i && m->blocks[i].nid == m->blocks[i - 1].nid &&
+		    m->blocks[i].zone == m->blocks[i - 1].zone) {
+			m->zones[m->nr_zones - 1].nr++;
+			continue;
+		}
+		z = &m->zones[m->nr_zones++];
+		z->nid = m->blocks[i].nid;
+		z->zone = m->blocks[i].zone;
+		z->start_pfn = m->blocks[i].pfn;
+		z->first = i;
+		z->nr = 1;
+	}
+	return 0;
+}
+
+void fv_model_finish(struct fv_model *m)
+{
+	struct model_priv *p = P(m);
+
+	if (!p)
+		return;
+	if (p->started)
+		snapshot_counts(m, p->cur_bucket);
+	/*
+	 * On allocation failure the table stays in arrival order: every
+	 * index is still valid, only the layout is less pretty.
+	 */
+	if (sort_blocks(m) == 0)
+		build_zones(m);
+}
+
+/* First flip with ts > ts. */
+static size_t flips_upto(const struct fv_model *m, uint64_t ts)
+{
+	size_t lo = 0, hi = m->nr_flips;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m->flips[mid].ts <= ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+void fv_model_types_at(const struct fv_model *m, uint64_t ts, uint8_t *mt)
+{
+	struct model_priv *p = P(m);
+	size_t end = flips_upto(m, ts);
+
+	for (size_t i = 0; i < m->nr_blocks; i++)
+		mt[i] = p->bp[i].start_mt;
+	for (size_t f = 0; f < end; f++)
+		mt[m->flips[f].block] = m->flips[f].new_mt;
+}
+
+void fv_model_count_types(const struct fv_model *m, bool at_base,
+			  uint64_t count[FV_MT_NR])
+{
+	memset(count, 0, FV_MT_NR * sizeof(count[0]));
+	for (size_t i = 0; i < m->nr_blocks; i++) {
+		uint8_t t = at_base ? m->blocks[i].mt_base : m->blocks[i].mt;
+
+		count[t < FV_MT_NR ? t : FV_MT_UNKNOWN]++;
+	}
+}
+
+bool fv_model_block_free(const struct fv_model *m, size_t i, bool at_base,
+			 uint32_t *free_pages, int8_t *largest_order)
+{
+	const struct blk_priv *bp = &P(m)->bp[i];
+
+	if (at_base) {
+		if (!(bp->flags & BLK_IN_BASE))
+			return false;
+		*free_pages = bp->base_free;
+		*largest_order = bp->base_largest;
+		return true;
+	}
+	if (!(bp->flags & (BLK_IN_BASE | BLK_SNAPPED)))
+		return false;
+	*free_pages = m->blocks[i].free_pages;
+	*largest_order = m->blocks[i].largest_order;
+	return true;
+}
+
+int fv_model_check(const struct fv_model *m, struct fv_check *c,
+		   struct fv_mismatch *out)
+{
+	const struct blk_priv *bp = P(m)->bp;
+
+	memset(c, 0, sizeof(*c));
+	if (m->nr_snapshots < 2)
+		return -1;
+	for (size_t i = 0; i < m->nr_blocks; i++) {
+		bool in_last = (bp[i].flags & BLK_SNAPPED) &&
+			       bp[i].snap_seq == m->last_seq;
+
+		if (!in_last) {
+			if (bp[i].flags & BLK_IN_BASE)
+				c->nr_missing++;
+			continue;
+		}
+		c->nr_compared++;
+		c->nr_flips += bp[i].replayed_at_snap;
+		if (bp[i].replay_at_snap == bp[i].snap_mt)
+			continue;
+		if (out)
+			out[c->nr_mismatches] = (struct fv_mismatch){
+				.block = i, .expected = bp[i].snap_mt,
+				.got = bp[i].replay_at_snap,
+			};
+		c->nr_mismatches++;
+	}
+	return 0;
+}

@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: GPL-2.0
+/* test_model.c - the pageblock model: replay, check, charts, rings. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../model.h"
+#include "test.h"
+
+#define U FV_MT_UNMOVABLE
+#define M FV_MT_MOVABLE
+#define R FV_MT_RECLAIMABLE
+
+static struct fv_event state(uint64_t ts, uint32_t seq, uint64_t pfn,
+			     uint8_t zone, uint8_t mt)
+{
+	struct fv_event e = { .ts = ts, .kind = FV_EV_STATE };
+
+	e.state.pfn = pfn;
+	e.state.seq = seq;
+	e.state.zone = zone;
+	e.state.mt = mt;
+	e.state.free_pages = pfn & 0xff;
+	e.state.largest_order = 3;
+	return e;
+}
+
+static struct fv_event flip(uint64_t ts, uint64_t pfn, uint8_t old_mt,
+			    uint8_t new_mt)
+{
+	struct fv_event e = { .ts = ts, .kind = FV_EV_FLIP };
+
+	e.flip.pfn = pfn;
+	e.flip.zone = FV_ZONE_NORMAL;
+	e.flip.old_mt = old_mt;
+	e.flip.new_mt = new_mt;
+	e.flip.reason = FV_FLIP_STEAL;
+	return e;
+}
+
+/* Four Normal blocks at 0x1000.. in one snapshot (seq 1) at t=100. */
+static void base4(struct fv_model *m)
+{
+	const uint8_t t[4] = { M, M, U, R };
+
+	for (int i = 0; i < 4; i++) {
+		struct fv_event e = state(100, 1, 0x1000 + i * 512,
+					  FV_ZONE_NORMAL, t[i]);
+
+		CHECK_EQ(fv_model_apply(m, &e), 0);
+	}
+}
+
+static void apply(struct fv_model *m, struct fv_event e)
+{
+	CHECK_EQ(fv_model_apply(m, &e), 0);
+}
+
+static void test_types_at_exact(void)
+{
+	struct fv_model m;
+	uint8_t mt[4];
+
+	fv_model_init(&m);
+	base4(&m);
+	apply(&m, flip(200, 0x1000, M, U));
+	apply(&m, flip(300, 0x1200, M, R));
+	apply(&m, flip(300, 0x1000, U, M));
+	apply(&m, flip(400, 0x1600, R, M));
+	fv_model_finish(&m);
+
+	CHECK_EQ(m.nr_blocks, 4);
+	CHECK_EQ(m.nr_flips, 4);
+	fv_model_types_at(&m, 100, mt);
+	CHECK(mt[0] == M && mt[1] == M && mt[2] == U && mt[3] == R);
+	fv_model_types_at(&m, 199, mt);
+	CHECK(mt[0] == M);
+	fv_model_types_at(&m, 200, mt);
+	CHECK(mt[0] == U && mt[1] == M);
+	/* both flips at 300 count, in arrival order */
+	fv_model_types_at(&m, 300, mt);
+	CHECK(mt[0] == M && mt[1] == R && mt[3] == R);
+	fv_model_types_at(&m, UINT64_MAX, mt);
+	CHECK(mt[0] == M && mt[1] == R && mt[2] == U && mt[3] == M);
+	for (int i = 0; i < 4; i++)
+		CHECK_EQ(m.blocks[i].mt, mt[i]);
+	CHECK_EQ(m.blocks[1].mt_base, M);
+	CHECK_EQ(m.flip_old_mismatch, 0);
+	fv_model_free(&m);
+}
+
+static void test_find_and_unknown_pfns(void)
+{
+	struct fv_model m;
+	struct fv_event e = { .ts = 500, .kind = FV_EV_MIGRATE };
+
+	fv_model_init(&m);
+	base4(&m);
+	CHECK_EQ(fv_model_find_block(&m, 0x1000), 0);
+	CHECK_EQ(fv_model_find_block(&m, 0x11ff), 0);
+	CHECK_EQ(fv_model_find_block(&m, 0x1200), 1);
+	CHECK_EQ(fv_model_find_block(&m, 0x1800), -1);
+	CHECK_EQ(fv_model_find_block(&m, 0), -1);
+	e.migrate.src_pfn = 0x99999;
+	apply(&m, e);
+	CHECK_EQ(m.unknown_blocks, 1);
+	e.migrate.src_pfn = 0x1201;
+	e.migrate.result = -16;
+	apply(&m, e);
+	CHECK_EQ(m.unknown_blocks, 1);
+	CHECK_EQ(m.blocks[1].n.migrate_fail, 1);
+	/* a flip naming a new block extends the table */
+	apply(&m, flip(600, 0x8000, M, U));
+	CHECK_EQ(m.nr_blocks, 5);
+	fv_model_finish(&m);
+	CHECK_EQ(fv_model_find_block(&m, 0x8001), 4);
+	CHECK_EQ(m.blocks[4].mt_base, M);
+	CHECK_EQ(m.blocks[4].mt, U);
+	fv_model_free(&m);
+}
+
+static void test_out_of_order(void)
+{
+	struct fv_model m;
+	uint8_t mt[4];
+
+	fv_model_init(&m);
+	base4(&m);
+	apply(&m, flip(500, 0x1000, M, U));
+	apply(&m, flip(300, 0x1200, M, U));	/* late: treated as t=500 */
+	fv_model_finish(&m);
+	CHECK_EQ(m.out_of_order, 1);
+	CHECK(m.flips[0].ts <= m.flips[1].ts);
+	fv_model_types_at(&m, 400, mt);
+	CHECK(mt[0] == M && mt[1] == M);
+	fv_model_types_at(&m, 500, mt);
+	CHECK(mt[0] == U && mt[1] == U);
+	fv_model_free(&m);
+}
+
+static void test_sorting_renumbers(void)
+{
+	struct fv_model m;
+	uint8_t mt[3];
+
+	fv_model_init(&m);
+	/* arrive as DMA32 0x9000, Normal 0x200, DMA32 0x8000 */
+	apply(&m, state(10, 7, 0x9000, FV_ZONE_DMA32, M));
+	apply(&m, state(10, 7, 0x200, FV_ZONE_NORMAL, U));
+	apply(&m, state(10, 7, 0x8000, FV_ZONE_DMA32, R));
+	apply(&m, flip(20, 0x200, U, M));
+	for (int i = 0; i < 20; i++)
+		apply(&m, flip(30 + i, 0x9000, i & 1 ? U : M, i & 1 ? M : U));
+	fv_model_finish(&m);
+	CHECK_EQ(m.blocks[0].pfn, 0x8000);
+	CHECK_EQ(m.blocks[1].pfn, 0x9000);
+	CHECK_EQ(m.blocks[2].pfn, 0x200);
+	CHECK_EQ(m.nr_zones, 2);
+	CHECK_EQ(m.zones[0].zone, FV_ZONE_DMA32);
+	CHECK_EQ(m.zones[0].nr, 2);
+	CHECK_EQ(m.zones[1].first, 2);
+	CHECK_EQ(m.zones[1].start_pfn, 0x200);
+	CHECK_EQ(m.flips[0].block, 2);
+	CHECK_EQ(fv_model_find_block(&m, 0x9100), 1);
+	fv_model_types_at(&m, 25, mt);
+	CHECK(mt[0] == R && mt[1] == M && mt[2] == M);
+	CHECK_EQ(m.blocks[2].free_pages, 0);
+
+	/* the ring keeps the last FV_BLOCK_HIST events, oldest first */
+	{
+		const struct fv_hist_rec *a, *b;
+		size_t na, nb, n = fv_model_block_hist(&m, 1, &a, &na, &b, &nb);
+
+		CHECK_EQ(n, FV_BLOCK_HIST);
+		CHECK_EQ(na + nb, FV_BLOCK_HIST);
+		CHECK_EQ(a[0].ts, 30 + 20 - FV_BLOCK_HIST);
+		CHECK_EQ(nb ? b[nb - 1].ts : a[na - 1].ts, 49);
+		for (size_t i = 1; i < na; i++)
+			CHECK(a[i].ts == a[i - 1].ts + 1);
+		n = fv_model_block_hist(&m, 2, &a, &na, &b, &nb);
+		CHECK_EQ(n, 1);
+		CHECK(na == 1 && a[0].kind == FV_EV_FLIP && a[0].b == M);
+	}
+	fv_model_free(&m);
+}
+
+static void test_check_replay(void)
+{
+	struct fv_model m;
+	struct fv_check c;
+	struct fv_mismatch mm[8];
+
+	fv_model_init(&m);
+	base4(&m);
+	CHECK_EQ(fv_model_check(&m, &c, mm), -1);	/* one snapshot */
+	apply(&m, flip(200, 0x1000, M, U));
+	apply(&m, flip(210, 0x1200, M, R));
+	/* second snapshot: block 1 says Unmovable (a flip was lost) */
+	apply(&m, state(300, 2, 0x1000, FV_ZONE_NORMAL, U));
+	apply(&m, state(300, 2, 0x1200, FV_ZONE_NORMAL, U));
+	apply(&m, state(300, 2, 0x1400, FV_ZONE_NORMAL, U));
+	/* a flip after the last snapshot record does not count */
+	apply(&m, flip(400, 0x1400, U, M));
+	fv_model_finish(&m);
+	CHECK_EQ(m.nr_snapshots, 2);
+	CHECK_EQ(fv_model_check(&m, &c, mm), 0);
+	CHECK_EQ(c.nr_compared, 3);
+	CHECK_EQ(c.nr_flips, 2);
+	CHECK_EQ(c.nr_missing, 1);
+	CHECK_EQ(c.nr_mismatches, 1);
+	CHECK_EQ(m.blocks[mm[0].block].pfn, 0x1200);
+	CHECK_EQ(mm[0].expected, U);
+	CHECK_EQ(mm[0].got, R);
+	fv_model_free(&m);
+}
+
+static void test_check_clean_and_new_block(void)
+{
+	struct fv_model m;
+	struct fv_check c;
+	struct fv_mismatch mm[8];
+	struct fv_event init = flip(150, 0x4000, FV_MT_UNKNOWN, M);
+
+	fv_model_init(&m);
+	base4(&m);
+	init.flip.reason = FV_FLIP_INIT;
+	apply(&m, init);			/* hot-added block */
+	apply(&m, flip(200, 0x1600, R, U));
+	for (int i = 0; i < 4; i++)
+		apply(&m, state(300, 5, 0x1000 + i * 512, FV_ZONE_NORMAL,
+				i == 3 ? U : i == 2 ? U : M));
+	apply(&m, state(300, 5, 0x4000, FV_ZONE_NORMAL, M));
+	apply(&m, state(300, 5, 0x6000, FV_ZONE_NORMAL, M));	/* never replayed */
+	fv_model_finish(&m);
+	CHECK_EQ(fv_model_check(&m, &c, mm), 0);
+	CHECK_EQ(c.nr_compared, 6);
+	CHECK_EQ(c.nr_mismatches, 1);
+	CHECK_EQ(m.blocks[mm[0].block].pfn, 0x6000);
+	CHECK_EQ(mm[0].got, FV_MT_UNKNOWN);
+	fv_model_free(&m);
+}
+
+static void test_bucket_merging(void)
+{
+	struct fv_model m;
+	uint64_t flips = 0, t;
+	const uint64_t span = 10ULL * 1000 * 1000 * 1000;	/* 10 s */
+
+	fv_model_init(&m);
+	base4(&m);
+	for (t = 1; t <= 1000; t++) {
+		uint8_t from = t & 1 ? M : U, to = t & 1 ? U : M;
+
+		apply(&m, flip(100 + t * (span / 1000), 0x1000, from, to));
+	}
+	fv_model_finish(&m);
+	CHECK(m.bucket_ns * FV_NBUCKETS > span);
+	CHECK(m.bucket_ns * FV_NBUCKETS / 2 <= span);
+	CHECK(m.nr_buckets_used <= FV_NBUCKETS);
+	CHECK(m.nr_buckets_used > FV_NBUCKETS / 2);
+	for (size_t i = 0; i < FV_NBUCKETS; i++)
+		flips += m.buckets[i].flips;
+	CHECK_EQ(flips, 1000);
+	/* an even number of flips leaves block 0 Movable: M,M,U,R */
+	CHECK_EQ(m.buckets[m.nr_buckets_used - 1].blocks[M], 2);
+	CHECK_EQ(m.buckets[m.nr_buckets_used - 1].blocks[U], 1);
+	/* every bucket's counts add up to the 4 blocks */
+	for (size_t i = 0; i < m.nr_buckets_used; i++) {
+		uint64_t sum = 0;
+
+		for (int k = 0; k < FV_MT_NR; k++)
+			sum += m.buckets[i].blocks[k];
+		CHECK_EQ(sum, 4);
+	}
+	fv_model_free(&m);
+}
+
+static void test_many_blocks(void)
+{
+	struct fv_model m;
+	uint8_t *mt;
+	const size_t n = 100000;
+
+	fv_model_init(&m);
+	for (size_t i = 0; i < n; i++)
+		apply(&m, state(1, 1, (n - i) * 512, FV_ZONE_NORMAL, i % 3));
+	for (size_t i = 0; i < n; i += 7)
+		apply(&m, flip(2, (n - i) * 512, i % 3, FV_MT_ISOLATE));
+	fv_model_finish(&m);
+	CHECK_EQ(m.nr_blocks, n);
+	mt = malloc(n);
+	fv_model_types_at(&m, 2, mt);
+	for (size_t i = 0; i < n; i++) {
+		size_t orig = n - (i + 1);	/* sorted by pfn ascending */
+
+		if (mt[i] != (orig % 7 ? orig % 3 : FV_MT_ISOLATE)) {
+			CHECK(!"type mismatch");
+			break;
+		}
+	}
+	free(mt);
+	fv_model_free(&m);
+}
+
+static void test_names(void)
+{
+	CHECK_EQ(fv_mt_parse("HighAtomic"), FV_MT_HIGHATOMIC);
+	CHECK_EQ(fv_mt_parse("movable"), FV_MT_MOVABLE);
+	CHECK_EQ(fv_mt_parse("Bogus"), FV_MT_UNKNOWN);
+	CHECK_EQ(fv_mt_parse(NULL), FV_MT_UNKNOWN);
+	CHECK_EQ(fv_zone_parse("DMA32"), FV_ZONE_DMA32);
+	CHECK_EQ(fv_mode_parse("MIGRATE_SYNC_LIGHT"), FV_MODE_SYNC_LIGHT);
+	CHECK_EQ(fv_mode_parse("sync"), FV_MODE_SYNC);
+	CHECK_EQ(fv_mr_parse("syscall_or_cpuset"), FV_MR_SYSCALL);
+	CHECK_EQ(fv_flip_reason_parse("isolate_free"), FV_FLIP_ISOLATE_FREE);
+	CHECK_EQ(fv_drain_reason_parse("cpu_dead"), FV_DRAIN_CPU_DEAD);
+	CHECK(!strcmp(fv_mt_name(FV_MT_CMA), "CMA"));
+	CHECK(!strcmp(fv_mt_name(200), "unknown"));
+	CHECK(!strcmp(fv_ev_kind_name(FV_EV_MIGRATE_SUM), "migrate_sum"));
+	for (int i = 0; i < FV_MT_NR - 1; i++)
+		CHECK_EQ(fv_mt_parse(fv_mt_name(i)), i);
+	for (int i = 0; i < FV_MR_NR - 1; i++)
+		CHECK_EQ(fv_mr_parse(fv_mr_name(i)), i);
+	for (int i = 0; i < FV_MODE_NR - 1; i++)
+		CHECK_EQ(fv_mode_parse(fv_mode_name(i)), i);
+}
+
+int main(void)
+{
+	RUN(test_types_at_exact);
+	RUN(test_find_and_unknown_pfns);
+	RUN(test_out_of_order);
+	RUN(test_sorting_renumbers);
+	RUN(test_check_replay);
+	RUN(test_check_clean_and_new_block);
+	RUN(test_bucket_merging);
+	RUN(test_many_blocks);
+	RUN(test_names);
+	return TEST_EXIT();
+}
