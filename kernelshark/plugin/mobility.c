@@ -1,0 +1,504 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KernelShark plugin for the `mobility` trace system.
+ *
+ * At load time every mobility event and field is looked up by name (event
+ * ids and enum values depend on the traced kernel), and each event that
+ * deserves attention on the timeline becomes a marker in a data container.
+ * At draw time the markers in view are reduced to at most one per bin and
+ * lane and drawn as small shapes above the CPU (or task) graph.
+ *
+ * Set MOBILITY_PLUGIN_REPORT=<file> to get a plain-text account of what
+ * the plugin found and drew, rewritten on every repaint; tests use it.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "event-parse.h"
+#include "libkshark-plot.h"
+#include "libkshark-tepdata.h"
+#include "mobility.h"
+
+#define MOB_SYSTEM	"mobility"
+
+static const char * const event_names[MOB_EV_NR] = {
+	[MOB_EV_STEAL]		= "pageblock_steal",
+	[MOB_EV_FLIP]		= "pageblock_flip",
+	[MOB_EV_DRAIN]		= "pcp_drain",
+	[MOB_EV_MIGRATE]	= "migrate_folio",
+	[MOB_EV_STATE]		= "pageblock_state",
+};
+
+static const char * const mark_names[MOB_MARK_NR] = {
+	[MOB_MARK_STEAL_CLAIMED]	= "steal_claimed",
+	[MOB_MARK_STEAL_UNCLAIMED]	= "steal_unclaimed",
+	[MOB_MARK_FLIP]			= "flip",
+	[MOB_MARK_DRAIN]		= "drain",
+	[MOB_MARK_MIGRATE_FAIL]		= "migrate_fail",
+};
+
+/* Same colours as fragview's maps, so a block looks alike in both tools. */
+static const struct {
+	const char	*name;
+	uint32_t	rgb;
+} mt_colours[] = {
+	{ "Unmovable",		0xe15759 },
+	{ "Movable",		0x59a14f },
+	{ "Reclaimable",	0xedc948 },
+	{ "HighAtomic",		0xb07aa1 },
+	{ "CMA",		0x4e79a7 },
+	{ "Isolate",		0x9c755f },
+};
+
+#define MOB_RGB_UNKNOWN		0x808080
+#define MOB_RGB_DRAIN		0x1f5fd0
+#define MOB_RGB_FAIL		0xd00000
+
+static uint32_t mt_rgb(const struct mobility_symbols *syms,
+		       unsigned long long mt)
+{
+	const char *name = mt < 256 ? syms->name[mt] : NULL;
+	size_t i;
+
+	if (!name)
+		return MOB_RGB_UNKNOWN;
+	for (i = 0; i < sizeof(mt_colours) / sizeof(mt_colours[0]); i++)
+		if (!strcmp(name, mt_colours[i].name))
+			return mt_colours[i].rgb;
+	return MOB_RGB_UNKNOWN;
+}
+
+static int64_t mobility_pack(int kind, uint32_t rgb)
+{
+	return (int64_t)kind | (int64_t)rgb << 8;
+}
+
+static const char *arg_field_name(struct tep_print_arg *arg)
+{
+	while (arg && arg->type == TEP_PRINT_TYPE)
+		arg = arg->typecast.item;
+	if (arg && arg->type == TEP_PRINT_FIELD)
+		return arg->field.name;
+	return NULL;
+}
+
+/*
+ * Fill @syms from the __print_symbolic() applied to @field in the print
+ * format, searching through casts and ?: operators where it may be nested.
+ */
+static void find_symbols(struct tep_print_arg *arg, const char *field,
+			 struct mobility_symbols *syms)
+{
+	struct tep_print_flag_sym *sym;
+	const char *name;
+	char *end;
+	long val;
+
+	for (; arg; arg = arg->next) {
+		switch (arg->type) {
+		case TEP_PRINT_SYMBOL:
+			name = arg_field_name(arg->symbol.field);
+			if (!name || strcmp(name, field))
+				break;
+			for (sym = arg->symbol.symbols; sym; sym = sym->next) {
+				val = strtol(sym->value, &end, 0);
+				if (*end || val < 0 || val > 255)
+					continue;
+				syms->name[val] = sym->str;
+			}
+			break;
+		case TEP_PRINT_TYPE:
+			find_symbols(arg->typecast.item, field, syms);
+			break;
+		case TEP_PRINT_OP:
+			find_symbols(arg->op.left, field, syms);
+			find_symbols(arg->op.right, field, syms);
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+static unsigned long long read_field(struct tep_format_field *field,
+				     struct tep_record *record)
+{
+	unsigned long long val = 0;
+
+	if (field)
+		tep_read_number_field(field, record->data, &val);
+	return val;
+}
+
+static void add_mark(struct mobility_context *ctx, struct kshark_entry *entry,
+		     int kind, uint32_t rgb)
+{
+	kshark_data_container_append(ctx->marks, entry, mobility_pack(kind, rgb));
+	ctx->n_marks[kind]++;
+}
+
+static void on_steal(struct kshark_data_stream *stream, void *rec,
+		     struct kshark_entry *entry)
+{
+	struct mobility_context *ctx = __get_context(stream->stream_id);
+	unsigned long long alloc_mt;
+	bool claimed;
+
+	if (!ctx)
+		return;
+	ctx->n_events[MOB_EV_STEAL]++;
+	claimed = read_field(ctx->steal_claimed, rec);
+	alloc_mt = read_field(ctx->steal_alloc_mt, rec);
+	add_mark(ctx, entry,
+		 claimed ? MOB_MARK_STEAL_CLAIMED : MOB_MARK_STEAL_UNCLAIMED,
+		 mt_rgb(&ctx->steal_mt_names, alloc_mt));
+}
+
+static void on_flip(struct kshark_data_stream *stream, void *rec,
+		    struct kshark_entry *entry)
+{
+	struct mobility_context *ctx = __get_context(stream->stream_id);
+
+	if (!ctx)
+		return;
+	ctx->n_events[MOB_EV_FLIP]++;
+	add_mark(ctx, entry, MOB_MARK_FLIP,
+		 mt_rgb(&ctx->flip_mt_names,
+			read_field(ctx->flip_new_mt, rec)));
+}
+
+static void on_drain(struct kshark_data_stream *stream, void *rec,
+		     struct kshark_entry *entry)
+{
+	struct mobility_context *ctx = __get_context(stream->stream_id);
+
+	if (!ctx)
+		return;
+	ctx->n_events[MOB_EV_DRAIN]++;
+	add_mark(ctx, entry, MOB_MARK_DRAIN, MOB_RGB_DRAIN);
+}
+
+static void on_migrate(struct kshark_data_stream *stream, void *rec,
+		       struct kshark_entry *entry)
+{
+	struct mobility_context *ctx = __get_context(stream->stream_id);
+	int result;
+
+	if (!ctx)
+		return;
+	ctx->n_events[MOB_EV_MIGRATE]++;
+	/* "result" is a 4-byte int: truncate to get the sign back. */
+	result = (int)read_field(ctx->migrate_result, rec);
+	if (result != 0)
+		add_mark(ctx, entry, MOB_MARK_MIGRATE_FAIL, MOB_RGB_FAIL);
+}
+
+/* Snapshots only update the block map; counted, not drawn. */
+static void on_state(struct kshark_data_stream *stream, void *rec,
+		     struct kshark_entry *entry)
+{
+	struct mobility_context *ctx = __get_context(stream->stream_id);
+
+	(void)rec;
+	(void)entry;
+	if (ctx)
+		ctx->n_events[MOB_EV_STATE]++;
+}
+
+static const kshark_plugin_event_handler_func handlers[MOB_EV_NR] = {
+	[MOB_EV_STEAL]		= on_steal,
+	[MOB_EV_FLIP]		= on_flip,
+	[MOB_EV_DRAIN]		= on_drain,
+	[MOB_EV_MIGRATE]	= on_migrate,
+	[MOB_EV_STATE]		= on_state,
+};
+
+static void write_report(struct mobility_context *ctx)
+{
+	const char *path = getenv("MOBILITY_PLUGIN_REPORT");
+	FILE *f;
+	int i;
+
+	if (!path || !*path)
+		return;
+	f = fopen(path, "w");
+	if (!f)
+		return;
+	fprintf(f, "file %s\n", ctx->file ? ctx->file : "?");
+	for (i = 0; i < MOB_EV_NR; i++)
+		fprintf(f, "event %s id %d count %lu\n", event_names[i],
+			ctx->event_id[i], ctx->n_events[i]);
+	for (i = 0; i < MOB_MARK_NR; i++)
+		fprintf(f, "mark %s stored %lu drawn %lu\n", mark_names[i],
+			ctx->n_marks[i], ctx->n_drawn[i]);
+	fclose(f);
+}
+
+static void mobility_free_context(struct mobility_context *ctx)
+{
+	if (!ctx)
+		return;
+	kshark_free_data_container(ctx->marks);
+	free(ctx->file);
+}
+
+KS_DEFINE_PLUGIN_CONTEXT(struct mobility_context, mobility_free_context);
+
+static bool lookup_events(struct kshark_data_stream *stream,
+			  struct mobility_context *ctx)
+{
+	struct tep_handle *tep = kshark_get_tep(stream);
+	char full_name[64];
+	int i, found = 0;
+
+	for (i = 0; i < MOB_EV_NR; i++) {
+		snprintf(full_name, sizeof(full_name), "%s/%s",
+			 MOB_SYSTEM, event_names[i]);
+		ctx->event_id[i] = kshark_find_event_id(stream, full_name);
+		ctx->event[i] = tep_find_event_by_name(tep, MOB_SYSTEM,
+						       event_names[i]);
+		if (ctx->event_id[i] < 0 || !ctx->event[i]) {
+			ctx->event_id[i] = -1;
+			ctx->event[i] = NULL;
+			continue;
+		}
+		found++;
+	}
+	return found > 0;
+}
+
+static void lookup_fields(struct mobility_context *ctx)
+{
+	struct tep_event *ev;
+
+	ev = ctx->event[MOB_EV_STEAL];
+	if (ev) {
+		ctx->steal_claimed = tep_find_field(ev, "claimed");
+		ctx->steal_alloc_mt = tep_find_field(ev, "alloc_mt");
+		find_symbols(ev->print_fmt.args, "alloc_mt",
+			     &ctx->steal_mt_names);
+	}
+	ev = ctx->event[MOB_EV_FLIP];
+	if (ev) {
+		ctx->flip_new_mt = tep_find_field(ev, "new_mt");
+		find_symbols(ev->print_fmt.args, "new_mt",
+			     &ctx->flip_mt_names);
+	}
+	ev = ctx->event[MOB_EV_MIGRATE];
+	if (ev)
+		ctx->migrate_result = tep_find_field(ev, "result");
+}
+
+/** Load this plugin. */
+int KSHARK_PLOT_PLUGIN_INITIALIZER(struct kshark_data_stream *stream)
+{
+	struct mobility_context *ctx;
+	int i;
+
+	if (!kshark_is_tep(stream))
+		return 0;
+
+	ctx = __init(stream->stream_id);
+	if (!ctx)
+		return 0;
+	ctx->file = strdup(stream->file ? stream->file : "?");
+	ctx->marks = kshark_init_data_container();
+	if (!ctx->file || !ctx->marks || !lookup_events(stream, ctx)) {
+		fprintf(stderr, "mobility: no mobility events in %s\n",
+			stream->file);
+		write_report(ctx);
+		__close(stream->stream_id);
+		return 0;
+	}
+	lookup_fields(ctx);
+
+	for (i = 0; i < MOB_EV_NR; i++)
+		if (ctx->event_id[i] >= 0)
+			kshark_register_event_handler(stream, ctx->event_id[i],
+						      handlers[i]);
+	kshark_register_draw_handler(stream, mobility_draw);
+
+	fprintf(stderr, "mobility: plugin loaded for %s\n", stream->file);
+	write_report(ctx);
+	return 1;
+}
+
+/** Unload this plugin. */
+int KSHARK_PLOT_PLUGIN_DEINITIALIZER(struct kshark_data_stream *stream)
+{
+	struct mobility_context *ctx = __get_context(stream->stream_id);
+	int i;
+
+	if (!ctx)
+		return 0;
+	for (i = 0; i < MOB_EV_NR; i++)
+		if (ctx->event_id[i] >= 0)
+			kshark_unregister_event_handler(stream,
+							ctx->event_id[i],
+							handlers[i]);
+	kshark_unregister_draw_handler(stream, mobility_draw);
+	__close(stream->stream_id);
+	return 1;
+}
+
+static bool mark_applies(const struct kshark_entry *e, int draw_action,
+			 int id)
+{
+	if (draw_action & KSHARK_CPU_DRAW)
+		return e->cpu == id;
+	if (draw_action & KSHARK_TASK_DRAW)
+		return e->pid == id;
+	return false;
+}
+
+/*
+ * Collect the markers visible in the current view of one graph: at most
+ * one per bin and kind (a claimed steal hides an unclaimed one in the same
+ * bin, which shares its lane; for flips the latest colour wins).
+ * Returns the number of markers put in *@marks (caller frees), or -ENOMEM.
+ */
+ssize_t mobility_marks_in_view(struct mobility_context *ctx,
+			       struct kshark_trace_histo *histo,
+			       int draw_action, int id,
+			       struct mobility_mark **marks)
+{
+	struct kshark_data_container *c = ctx->marks;
+	struct mobility_mark *out = NULL, *prev;
+	ssize_t first, i, n = 0, cap = 0;
+	int bin, kind;
+
+	*marks = NULL;
+	if (!c->size)
+		return 0;
+	if (!c->sorted)
+		kshark_data_container_sort(c);
+
+	first = kshark_find_entry_field_by_time(histo->min, c->data, 0,
+						c->size - 1);
+	if (first == BSEARCH_ALL_SMALLER)
+		return 0;
+	if (first == BSEARCH_ALL_GREATER)
+		first = 0;
+
+	for (i = first; i < c->size && c->data[i]->entry->ts <= histo->max;
+	     i++) {
+		if (!mark_applies(c->data[i]->entry, draw_action, id))
+			continue;
+		bin = ksmodel_get_bin(histo, c->data[i]->entry);
+		if (bin < 0 || bin >= histo->n_bins)
+			continue;
+		kind = c->data[i]->field & 0xff;
+
+		/* Same lane, same bin: merge into the marker already there. */
+		prev = NULL;
+		for (ssize_t j = n - 1; j >= 0 && out[j].bin == bin; j--)
+			if (out[j].kind == kind ||
+			    (out[j].kind <= MOB_MARK_STEAL_UNCLAIMED &&
+			     kind <= MOB_MARK_STEAL_UNCLAIMED))
+				prev = &out[j];
+		if (prev) {
+			if (kind < prev->kind || kind == MOB_MARK_FLIP) {
+				prev->kind = kind;
+				prev->rgb = (uint32_t)(c->data[i]->field >> 8);
+			}
+			continue;
+		}
+
+		if (n == cap) {
+			struct mobility_mark *tmp;
+
+			cap = cap ? 2 * cap : 64;
+			tmp = realloc(out, cap * sizeof(*out));
+			if (!tmp) {
+				free(out);
+				return -ENOMEM;
+			}
+			out = tmp;
+		}
+		out[n].bin = bin;
+		out[n].kind = kind;
+		out[n].rgb = (uint32_t)(c->data[i]->field >> 8);
+		n++;
+	}
+	*marks = out;
+	return n;
+}
+
+void mobility_count_drawn(struct mobility_context *ctx,
+			  const struct mobility_mark *marks, ssize_t n)
+{
+	ssize_t i;
+
+	for (i = 0; i < n; i++)
+		ctx->n_drawn[marks[i].kind]++;
+	write_report(ctx);
+}
+
+/* The graph is split in three lanes: steals on top, flips, then the rest. */
+static int lane_centre(int kind, int base_y, int height)
+{
+	switch (kind) {
+	case MOB_MARK_STEAL_CLAIMED:
+	case MOB_MARK_STEAL_UNCLAIMED:
+		return base_y - height * 5 / 6;
+	case MOB_MARK_FLIP:
+		return base_y - height / 2;
+	default:
+		return base_y - height / 6;
+	}
+}
+
+/*
+ * Draw one marker centred on column @x; called from the C++ shape object
+ * while KernelShark paints, so plain OpenGL through libkshark-plot is fine.
+ */
+void mobility_draw_mark(const struct mobility_mark *mark,
+			int x, int base_y, int height, float size)
+{
+	struct ksplot_color col = {
+		.red = mark->rgb >> 16,
+		.green = (mark->rgb >> 8) & 0xff,
+		.blue = mark->rgb & 0xff,
+	};
+	int r = height / 6 > 2 ? height / 6 : 2;
+	int y = lane_centre(mark->kind, base_y, height);
+	struct ksplot_point p[4];
+
+	switch (mark->kind) {
+	case MOB_MARK_STEAL_CLAIMED:
+	case MOB_MARK_STEAL_UNCLAIMED:
+		/* Triangle pointing down at the block being taken over. */
+		p[0] = (struct ksplot_point){ x - r, y - r };
+		p[1] = (struct ksplot_point){ x + r, y - r };
+		p[2] = (struct ksplot_point){ x, y + r };
+		if (mark->kind == MOB_MARK_STEAL_CLAIMED)
+			ksplot_draw_polygon(p, 3, &col, size);
+		else
+			ksplot_draw_polygon_contour(p, 3, &col, size);
+		break;
+	case MOB_MARK_FLIP:
+		p[0] = (struct ksplot_point){ x, y - r };
+		p[1] = (struct ksplot_point){ x + r, y };
+		p[2] = (struct ksplot_point){ x, y + r };
+		p[3] = (struct ksplot_point){ x - r, y };
+		ksplot_draw_polygon(p, 4, &col, size);
+		break;
+	case MOB_MARK_DRAIN:
+		p[0] = (struct ksplot_point){ x - r, y - r };
+		p[1] = (struct ksplot_point){ x + r, y - r };
+		p[2] = (struct ksplot_point){ x + r, y + r };
+		p[3] = (struct ksplot_point){ x - r, y + r };
+		ksplot_draw_polygon_contour(p, 4, &col, size);
+		break;
+	case MOB_MARK_MIGRATE_FAIL:
+		p[0] = (struct ksplot_point){ x - r, y - r };
+		p[1] = (struct ksplot_point){ x + r, y + r };
+		p[2] = (struct ksplot_point){ x - r, y + r };
+		p[3] = (struct ksplot_point){ x + r, y - r };
+		ksplot_draw_line(&p[0], &p[1], &col, size + 1);
+		ksplot_draw_line(&p[2], &p[3], &col, size + 1);
+		break;
+	}
+}
