@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# description: build the patched guest, boot it twice (grouping by mobility
+# on, running tests/guest/*.sh; and off, running the fragment scenario) and
+# check what the captures say on the host.
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+out=${FRAGVIEW_OUT:-$top/out}/guest-tests
+fragview=$top/tools/fragview/fragview
+n=0 bad=0
+result() {	# result STATUS NAME
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else bad=$((bad + 1)); echo "not ok $n - $2"; fi
+}
+finish() { echo "$((n - bad)) passed, $bad failed"; [ "$bad" -eq 0 ]; exit; }
+
+bz=$("$top/qemu/build-kernel.sh")
+result $? "patched kernel builds ($bz)"
+initrd=$("$top/qemu/build-initramfs.sh")
+result $? "initramfs builds ($initrd)"
+[ "$bad" -eq 0 ] || finish
+
+rm -rf "$out"
+mkdir -p "$out"
+# the offline scenario needs a ZONE_MOVABLE block to take away
+"$top/qemu/run-guest.sh" --kernel "$bz" --initrd "$initrd" --out "$out/on" \
+	--mem 1G --append "movablecore=256M" --timeout 1500 --tests
+echo "# guest exit status $?"
+# the guest's own TAP lines, renumbered into ours
+if [ -r "$out/on/console.log" ]; then
+	while read -r st rest; do
+		name=$(echo "$rest" | sed -E 's/^[0-9]+ //')
+		case $st in
+		ok) result 0 "guest: $name" ;;
+		*) result 1 "guest: $name" ;;
+		esac
+	done < <(tr -d '\r' < "$out/on/console.log" | grep -E '^(ok|not ok) [0-9]+ ' |
+		 sed -E 's/^not ok/not_ok/')
+fi
+result "$([ -s "$out/on/status" ] && echo 0 || echo 1)" "guest ran the tests and wrote back its results"
+
+"$top/qemu/run-guest.sh" --kernel "$bz" --initrd "$initrd" --out "$out/off" \
+	--mem 1G --append "page_group_by_mobility=off" --timeout 900 --scenario fragment
+result $? "grouping-off guest runs the fragment scenario"
+
+# host-side checks of the captures
+g=$out/on
+if [ -d "$g/01-formats" ]; then
+	"$top/tracepoints/check-abi.sh" "$g/01-formats"
+	result $? "event formats match tracepoints/ ABI"
+fi
+for s in 10-fragment 30-compact; do
+	python3 "$top/tests/host/replay.py" "$g/$s"
+	python3 "$top/tests/host/steal_flip.py" "$g/$s"
+	python3 "$top/tests/host/drain.py" "$g/$s"
+done
+python3 "$top/tests/host/movepages.py" "$g/20-migrate"
+python3 "$top/tests/host/offline.py" "$g/40-offline"
+python3 "$top/tests/host/replay.py" "$g/40-offline"
+python3 "$top/tests/host/events.py" "$g/10-fragment" "$g/20-migrate" "$g/30-compact" "$g/40-offline"
+for s in 10-fragment 20-migrate 30-compact 40-offline; do
+	"$fragview" check "$g/$s/trace.dat" > "$g/$s/fragview-check.txt" 2>&1
+	result $? "fragview check $s: $(head -n 1 "$g/$s/fragview-check.txt")"
+done
+python3 "$top/tests/host/grouping_off.py" "$out/off/fragment" "$out/off/console.log"
+finish

@@ -1,0 +1,47 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+# description: across the scenarios' captures every mobility event fired, and
+# every field prints as documented: known symbolic names, pfns inside the
+# blocks of the pageblocks dump.
+# usage: events.py DIR...
+import os
+import sys
+from report import Tap, events, read_pageblocks
+
+MT = {'Unmovable', 'Movable', 'Reclaimable', 'HighAtomic', 'CMA', 'Isolate'}
+ZONE = {'DMA', 'DMA32', 'Normal', 'Movable', 'Device'}
+SYMBOLIC = {
+    'pageblock_steal': {'zone': ZONE, 'alloc_mt': MT, 'block_mt': MT},
+    'pageblock_flip': {'zone': ZONE, 'old_mt': MT, 'new_mt': MT,
+                       'reason': {'steal', 'highatomic_reserve', 'highatomic_unreserve',
+                                  'isolate', 'unisolate', 'cma', 'isolate_free', 'init'}},
+    'pcp_drain': {'zone': ZONE,
+                  'reason': {'free_high', 'vmstat', 'local', 'all', 'cpu_dead'}},
+    'migrate_folio': {'src_mt': MT, 'dst_mt': MT},
+    'pageblock_state': {'zone': ZONE, 'mt': MT},
+}
+PFNS = {'pageblock_steal': ('pfn', 'block_pfn'), 'pageblock_flip': ('pfn',),
+        'migrate_folio': ('src_pfn',), 'pageblock_state': ('pfn',)}
+
+t = Tap('events')
+count = {e: 0 for e in SYMBOLIC}
+bad_names, bad_pfns = [], []
+for d in sys.argv[1:]:
+    blocks = read_pageblocks(os.path.join(d, 'pageblocks.end'))
+    lo = min(blocks) if blocks else 0
+    hi = max(blocks) + 512 if blocks else 0
+    for e in events(os.path.join(d, 'trace.dat'), set(SYMBOLIC)):
+        count[e.name] += 1
+        for field, names in SYMBOLIC[e.name].items():
+            if e.f.get(field) not in names:
+                bad_names.append('%s: %s=%s' % (e.name, field, e.f.get(field)))
+        for field in PFNS.get(e.name, ()):
+            # offlined memory leaves the dump, so only check the range
+            if not lo <= e.num(field) < hi:
+                bad_pfns.append('%s: %s=%s outside %#x-%#x' % (e.name, field,
+                                e.f[field], lo, hi))
+for name, n in count.items():
+    t.check(n > 0, 'mobility:%s fired (%d)' % (name, n))
+t.check(not bad_names, 'enum fields print as documented names', sorted(set(bad_names)))
+t.check(not bad_pfns, 'pfns lie inside the memory map', bad_pfns)
+t.done()
