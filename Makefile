@@ -32,7 +32,7 @@ check: deps fragview
 
 ## demo         boot, record the default scenario, render out/demo/
 demo: deps fragview
-	@tests/../qemu/demo.sh $(if $(SCENARIO),--scenario $(SCENARIO)) \
+	@tools/demo.sh $(if $(SCENARIO),--scenario $(SCENARIO)) \
 		$(if $(MEM),--mem $(MEM)) --out $(OUT)/demo
 
 ## bench        benchmarks as ratios against a peer in the same run

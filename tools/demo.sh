@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# demo.sh - the main job: build (or reuse) the patched guest, boot it, record
+# a scenario under trace-cmd, bring trace.dat back and render it.
+#
+#   tools/demo.sh [--scenario NAME] [--mem SIZE] [--out DIR] [--reuse]
+#
+# --reuse renders an existing DIR/trace.dat again without booting.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+scenario=fragment mem=1G out=$top/out/demo reuse=0
+usage() {
+	echo "usage: $0 [--scenario fragment|compact|migrate|offline|highalloc|idle]" \
+		"[--mem SIZE] [--out DIR] [--reuse]" >&2
+	exit 2
+}
+while [ $# -gt 0 ]; do
+	case $1 in
+	--scenario) [ $# -ge 2 ] || usage; scenario=$2; shift ;;
+	--mem) [ $# -ge 2 ] || usage; mem=$2; shift ;;
+	--out) [ $# -ge 2 ] || usage; out=$2; shift ;;
+	--reuse) reuse=1 ;;
+	-h|--help) usage ;;
+	*) echo "demo: unknown option '$1'" >&2; usage ;;
+	esac
+	shift
+done
+[ -f "$top/qemu/guest/scenarios/$scenario.sh" ] ||
+	{ echo "demo: no scenario '$scenario' in qemu/guest/scenarios/" >&2; exit 2; }
+
+say() { echo "==> $*" >&2; }
+fragview=$top/tools/fragview/fragview
+start=$SECONDS
+
+if [ "$reuse" = 0 ] || [ ! -s "$out/trace.dat" ]; then
+	bz=$("$top/qemu/build-kernel.sh")
+	initrd=$("$top/qemu/build-initramfs.sh")
+	# scenarios name the boot options they need in a "# fv-append:" line
+	append=$(sed -n 's/^# fv-append: //p' "$top/qemu/guest/scenarios/$scenario.sh")
+	rm -rf "$out.boot"
+	say "booting the guest (TCG), scenario $scenario, $mem"
+	"$top/qemu/run-guest.sh" --kernel "$bz" --initrd "$initrd" --mem "$mem" \
+		--out "$out.boot" --append "$append" --scenario "$scenario"
+	mkdir -p "$out"
+	cp "$out.boot/$scenario"/* "$out/"
+	cp "$out.boot/console.log" "$out/"
+	rm -rf "$out.boot"
+fi
+
+say "rendering $out/"
+"$fragview" map --format html -o "$out/map.html" "$out/trace.dat"
+"$fragview" map --format svg -o "$out/map.svg" "$out/trace.dat"
+"$fragview" stats --format txt -o "$out/stats.txt" "$out/trace.dat"
+"$fragview" map --format ansi --width "$(tput cols 2>/dev/null || echo 100)" "$out/trace.dat"
+echo
+sed -n '1,40p' "$out/stats.txt"
+cat <<EOT
+
+$out/ holds trace.dat, map.html, map.svg, stats.txt ($((SECONDS - start)) s).
+  browse the map:   xdg-open $out/map.html   (one self-contained file)
+  KernelShark:      make kernelshark CAPTURE=$out/trace.dat
+  replay check:     $fragview check $out/trace.dat
+EOT
