@@ -1,0 +1,83 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared helpers for the guest scenarios, installed as /lib/fragview.sh.
+# Scenarios run with OUT set to their result directory.
+
+TRACING=/sys/kernel/tracing
+MOBILITY_DEBUGFS=/sys/kernel/debug/mobility
+: "${OUT:?OUT must be set}"
+mkdir -p "$OUT"
+
+# The events to record: the mobility system and the stock events around
+# fallback, pcp drains, migration and compaction; on an unpatched kernel the
+# mobility system is missing and only the rest is recorded.
+fv_events() {
+	for ev in mobility kmem/mm_page_alloc_extfrag kmem/mm_page_pcpu_drain \
+		migrate compaction; do
+		if [ ! -d "$TRACING/events/$ev" ]; then
+			echo "fragview: no event $ev in this kernel" >&2
+			continue
+		fi
+		case $ev in
+		*/*) echo "-e ${ev%/*}:${ev#*/}" ;;
+		*) echo "-e $ev" ;;
+		esac
+	done
+}
+
+# fv_state LABEL: copy the allocator's state files to $OUT/LABEL.*
+fv_state() {
+	cat /proc/pagetypeinfo > "$OUT/$1.pagetypeinfo"
+	cat /proc/buddyinfo > "$OUT/$1.buddyinfo"
+	cat /proc/vmstat > "$OUT/$1.vmstat"
+	cat /proc/zoneinfo > "$OUT/$1.zoneinfo"
+	if [ -r "$MOBILITY_DEBUGFS/pageblocks" ]; then
+		cat "$MOBILITY_DEBUGFS/pageblocks" > "$OUT/$1.pageblocks"
+	fi
+}
+
+# Ask the patched kernel to emit the whole pageblock map into the trace.
+fv_snapshot() {
+	if [ -w "$MOBILITY_DEBUGFS/snapshot" ]; then
+		echo 1 > "$MOBILITY_DEBUGFS/snapshot" ||
+			echo "fragview: snapshot write failed" >&2
+	fi
+}
+
+# fv_record_start [extra trace-cmd options]: start trace-cmd in the
+# background, wait until the events are live, snapshot the map.
+fv_record_start() {
+	fv_state start
+	events=$(fv_events)
+	# 2 MiB per cpu: trace-cmd drains continuously, this only absorbs bursts
+	trace-cmd record -b 2048 $events "$@" -o "$OUT/trace.dat" \
+		> "$OUT/trace-cmd.log" 2>&1 &
+	FV_RECORDER=$!
+	first=$(echo "$events" | head -n 1 | sed 's/^-e //; s|:|/|')
+	i=0
+	while [ "$(cat "$TRACING/events/$first/enable" 2>/dev/null)" != 1 ] ||
+	      [ "$(cat "$TRACING/tracing_on")" != 1 ]; do
+		i=$((i + 1))
+		if [ $i -gt 300 ] || ! kill -0 "$FV_RECORDER" 2>/dev/null; then
+			echo "fragview: trace-cmd did not start" >&2
+			cat "$OUT/trace-cmd.log" >&2
+			return 1
+		fi
+		sleep 0.1
+	done
+	fv_snapshot
+	echo "fragview: recording ($(echo $events))"
+}
+
+fv_record_stop() {
+	fv_snapshot
+	kill -INT "$FV_RECORDER"
+	wait "$FV_RECORDER"
+	rc=$?
+	fv_state end
+	if [ $rc != 0 ]; then
+		echo "fragview: trace-cmd exited with $rc" >&2
+		cat "$OUT/trace-cmd.log" >&2
+		return 1
+	fi
+	echo "fragview: trace $(wc -c < "$OUT/trace.dat") bytes"
+}

@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fragmenter - mix movable and unmovable allocations so that the page
+ * allocator has to fall back into pageblocks of another migratetype.
+ *
+ * Each round:
+ *  1. fill most of free memory with anonymous (movable) chunks,
+ *  2. free every other chunk, leaving small holes everywhere,
+ *  3. fill pipes (pipe buffers are unmovable kernel pages) and create tmpfs
+ *     files (page cache is movable, dentries/inodes are reclaimable slab):
+ *     these allocations only find the holes, so they steal from movable
+ *     pageblocks without being able to claim whole ones,
+ *  4. touch the holes again and free the other half of the chunks, every
+ *     other pipe and every other file, so mixed blocks stay mixed.
+ * With -H the last round's survivors are kept until SIGTERM/SIGINT, so a
+ * caller can compact or allocate against the fragmented state.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PAGE_SIZE 4096UL
+#define PIPE_FILL (64 * 1024)	/* default pipe capacity: 16 pages */
+
+struct options {
+	unsigned long anon_mib;		/* 0: 80% of MemFree */
+	unsigned long chunk_kib;
+	unsigned int pipes;
+	unsigned int files;
+	unsigned int rounds;
+	const char *dir;
+	const char *ready_file;
+	int hold;
+};
+
+static volatile sig_atomic_t stop_holding;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_holding = 1;
+}
+
+static void usage(const char *prog)
+{
+	fprintf(stderr,
+		"usage: %s [-m anon_MiB] [-c chunk_KiB] [-p pipes] [-f files]\n"
+		"       [-r rounds] [-d tmpfs_dir] [-H [-R ready_file]]\n"
+		"  -m  anonymous memory per round (default: 80%% of MemFree)\n"
+		"  -c  chunk size, freed in an interleaved pattern (default 64)\n"
+		"  -p  pipes filled with 64 KiB each (default 512)\n"
+		"  -f  4 KiB tmpfs files (default 2000)\n"
+		"  -r  rounds (default 3)\n"
+		"  -H  keep the last round's survivors until SIGTERM/SIGINT\n"
+		"  -R  create this file once holding\n", prog);
+	exit(2);
+}
+
+static unsigned long parse_num(const char *s, const char *prog)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 0);
+	if (errno || *end || end == s) {
+		fprintf(stderr, "%s: bad number '%s'\n", prog, s);
+		exit(2);
+	}
+	return v;
+}
+
+static unsigned long meminfo_kib(const char *field)
+{
+	char line[128];
+	unsigned long v = 0;
+	size_t len = strlen(field);
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, field, len) && line[len] == ':') {
+			v = strtoul(line + len + 1, NULL, 10);
+			break;
+		}
+	fclose(f);
+	return v;
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+static void touch(char *p, size_t len, unsigned char val)
+{
+	for (size_t off = 0; off < len; off += PAGE_SIZE)
+		p[off] = val;
+}
+
+struct pipe_pair {
+	int rd, wr;
+};
+
+static unsigned int open_pipes(struct pipe_pair *pp, unsigned int n)
+{
+	static char buf[PIPE_FILL];
+	unsigned int i;
+
+	memset(buf, 0x5a, sizeof(buf));
+	for (i = 0; i < n; i++) {
+		int fds[2];
+
+		if (pipe2(fds, O_NONBLOCK)) {
+			fprintf(stderr, "fragmenter: pipe: %s (%u opened)\n",
+				strerror(errno), i);
+			break;
+		}
+		pp[i].rd = fds[0];
+		pp[i].wr = fds[1];
+		/* a short write is fine: the pipe is full */
+		if (write(pp[i].wr, buf, sizeof(buf)) < 0 && errno != EAGAIN)
+			fprintf(stderr, "fragmenter: pipe write: %s\n",
+				strerror(errno));
+	}
+	return i;
+}
+
+static void close_pipe(struct pipe_pair *pp)
+{
+	if (pp->rd < 0)
+		return;
+	close(pp->rd);
+	close(pp->wr);
+	pp->rd = pp->wr = -1;
+}
+
+static unsigned int make_files(const char *dir, unsigned int round,
+			       unsigned int n)
+{
+	char path[256], data[PAGE_SIZE];
+	unsigned int i, made = 0;
+
+	memset(data, 0xa5, sizeof(data));
+	for (i = 0; i < n; i++) {
+		int fd;
+
+		snprintf(path, sizeof(path), "%s/r%u-f%u", dir, round, i);
+		fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0600);
+		if (fd < 0) {
+			fprintf(stderr, "fragmenter: %s: %s\n", path,
+				strerror(errno));
+			break;
+		}
+		if (write(fd, data, sizeof(data)) != sizeof(data))
+			fprintf(stderr, "fragmenter: short write to %s\n",
+				path);
+		close(fd);
+		made++;
+	}
+	return made;
+}
+
+static void remove_files(const char *dir, unsigned int round,
+			 unsigned int n, unsigned int first, unsigned int step)
+{
+	char path[256];
+
+	for (unsigned int i = first; i < n; i += step) {
+		snprintf(path, sizeof(path), "%s/r%u-f%u", dir, round, i);
+		unlink(path);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct options o = {
+		.chunk_kib = 64, .pipes = 512, .files = 2000, .rounds = 3,
+		.dir = "/tmp/fragmenter",
+	};
+	struct pipe_pair *pp;
+	struct rlimit rl;
+	unsigned int round;
+	int opt;
+
+	while ((opt = getopt(argc, argv, "m:c:p:f:r:d:HR:h")) != -1) {
+		switch (opt) {
+		case 'm': o.anon_mib = parse_num(optarg, argv[0]); break;
+		case 'c': o.chunk_kib = parse_num(optarg, argv[0]); break;
+		case 'p': o.pipes = parse_num(optarg, argv[0]); break;
+		case 'f': o.files = parse_num(optarg, argv[0]); break;
+		case 'r': o.rounds = parse_num(optarg, argv[0]); break;
+		case 'd': o.dir = optarg; break;
+		case 'H': o.hold = 1; break;
+		case 'R': o.ready_file = optarg; break;
+		default: usage(argv[0]);
+		}
+	}
+	if (optind != argc || !o.chunk_kib || o.chunk_kib % 4 || !o.rounds)
+		usage(argv[0]);
+	if (!o.anon_mib)
+		o.anon_mib = meminfo_kib("MemFree") * 8 / 10 / 1024;
+
+	/* every pipe costs two descriptors */
+	rl.rlim_cur = rl.rlim_max = 2UL * o.pipes + 64;
+	if (setrlimit(RLIMIT_NOFILE, &rl))
+		fprintf(stderr, "fragmenter: setrlimit: %s\n", strerror(errno));
+	if (mkdir(o.dir, 0700) && errno != EEXIST) {
+		fprintf(stderr, "fragmenter: mkdir %s: %s\n", o.dir,
+			strerror(errno));
+		return 1;
+	}
+	pp = calloc(o.pipes ? o.pipes : 1, sizeof(*pp));
+	if (!pp)
+		return 1;
+	signal(SIGTERM, on_signal);
+	signal(SIGINT, on_signal);
+
+	for (round = 0; round < o.rounds; round++) {
+		size_t chunk = o.chunk_kib * 1024UL;
+		size_t len = o.anon_mib << 20;
+		size_t nchunks = len / chunk;
+		unsigned int npipes, nfiles, i;
+		int last = round == o.rounds - 1;
+		long long t0 = now_ms();
+		char *anon;
+
+		anon = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (anon == MAP_FAILED) {
+			fprintf(stderr, "fragmenter: mmap %zu MiB: %s\n",
+				len >> 20, strerror(errno));
+			return 1;
+		}
+		/* order-0 faults: a THP would hide the interleaving */
+		madvise(anon, len, MADV_NOHUGEPAGE);
+		touch(anon, len, 1);
+		for (i = 0; i < nchunks; i += 2)
+			madvise(anon + i * chunk, chunk, MADV_DONTNEED);
+
+		npipes = open_pipes(pp, o.pipes);
+		nfiles = make_files(o.dir, round, o.files);
+
+		for (i = 0; i < nchunks; i += 2)
+			touch(anon + i * chunk, chunk, 2);
+		for (i = 1; i < nchunks; i += 2)
+			madvise(anon + i * chunk, chunk, MADV_DONTNEED);
+		for (i = 0; i < npipes; i += 2)
+			close_pipe(&pp[i]);
+		remove_files(o.dir, round, nfiles, 0, 2);
+
+		printf("round %u anon_mib %lu chunk_kib %lu pipes %u files %u elapsed_ms %lld\n",
+		       round, o.anon_mib, o.chunk_kib, npipes, nfiles,
+		       now_ms() - t0);
+		fflush(stdout);
+
+		if (last && o.hold) {
+			if (o.ready_file)
+				close(open(o.ready_file, O_CREAT | O_WRONLY,
+					   0600));
+			printf("holding\n");
+			fflush(stdout);
+			while (!stop_holding)
+				pause();
+		}
+		munmap(anon, len);
+		for (i = 1; i < npipes; i += 2)
+			close_pipe(&pp[i]);
+		remove_files(o.dir, round, nfiles, 1, 2);
+	}
+	rmdir(o.dir);
+	return 0;
+}
