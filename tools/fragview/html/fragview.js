@@ -1,0 +1,733 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fragview.js - the interactive pageblock map (embedded by
+ * render_map_html.c after the JSON data element "fv-data").
+ *
+ * Replay is exactly fv_model_types_at(): every block starts from its
+ * earliest known type ("start") and takes the new type of every flip
+ * with ts <= t.  The slider does it incrementally: it keeps how many
+ * flips are applied and applies or undoes only those between the old
+ * and the new position (undo restores the type the replay had before
+ * the flip, not the kernel's old_mt, so it is exact even when events
+ * were lost).  Only changed cells are repainted; hovering is O(1).
+ *
+ * Test hooks: window.fragview (see the end), and "#selftest" in the
+ * URL runs checks and writes PASS/FAIL lines into <pre id="selftest">.
+ */
+"use strict";
+window.__fvErrors = [];
+window.addEventListener("error", function (e) {
+	window.__fvErrors.push(String(e.message || e));
+});
+
+(function () {
+const T_START = performance.now();
+const D = JSON.parse(document.getElementById("fv-data").textContent);
+const $ = (id) => document.getElementById(id);
+const N = D.final.length;
+const NMT = D.names.mt.length;
+const PAL = D.palette;
+const DIM = PAL.map((c) => mix(c, "#ffffff", 0.72));
+const PPB = Math.pow(2, D.order);
+const SLIDER_MAX = 10000;
+const ERRNO = { 1: "EPERM", 2: "ENOENT", 5: "EIO", 11: "EAGAIN",
+	12: "ENOMEM", 14: "EFAULT", 16: "EBUSY", 22: "EINVAL", 28: "ENOSPC",
+	38: "ENOSYS", 133: "EHWPOISON" };
+const EV = { state: 0, flip: 1, steal: 2, drain: 3, migrate: 4, extfrag: 5 };
+D.names.ev.forEach((n, i) => { EV[n] = i; });
+
+function mix(a, b, f) {
+	const p = (s, i) => parseInt(s.substr(1 + 2 * i, 2), 16);
+	let out = "#";
+	for (let i = 0; i < 3; i++) {
+		const v = Math.round(p(a, i) * (1 - f) + p(b, i) * f);
+		out += (v < 16 ? "0" : "") + v.toString(16);
+	}
+	return out;
+}
+function esc(s) {
+	return String(s).replace(/[&<>"']/g, (c) => "&#" + c.charCodeAt(0) + ";");
+}
+function hex(n) { return "0x" + n.toString(16); }
+function secs(rel) { return ((D.t0 + rel) / 1e9).toFixed(6) + " s"; }
+function fmtN(n) { return n.toLocaleString("en-US"); }
+
+/* ---- decode the columnar data ---- */
+const pfn = new Float64Array(N);
+for (let i = 0, p = 0; i < N; i++) {
+	p += D.pfn[i];
+	pfn[i] = p;
+}
+const start = new Uint8Array(N);
+for (let i = 0; i < N; i++)
+	start[i] = D.start.charCodeAt(i) - 48;
+const zoneOf = new Uint32Array(N);
+D.zones.forEach((z, zi) => zoneOf.fill(zi, z[2], z[2] + z[3]));
+
+const F = D.flipT.length;
+const fT = new Float64Array(F);		/* ns since t0 */
+const fB = new Uint32Array(F);
+const fNew = new Uint8Array(F);
+const fOld = new Uint8Array(F);		/* as the kernel reported it */
+const fReason = new Uint8Array(F);
+const fPrev = new Uint8Array(F);	/* replayed type before the flip */
+let replayMismatch = 0;
+{
+	const mt = start.slice();
+	for (let j = 0, t = 0; j < F; j++) {
+		t += D.flipT[j];
+		fT[j] = t;
+		const b = D.flipB[j], m = D.flipM[j];
+		fB[j] = b;
+		fNew[j] = m & 7;
+		fOld[j] = (m >> 3) & 7;
+		fReason[j] = m >> 6;
+		fPrev[j] = mt[b];
+		mt[b] = m & 7;
+	}
+	for (let i = 0; i < N; i++)
+		if (mt[i] !== D.final.charCodeAt(i) - 48)
+			replayMismatch++;
+}
+
+/* ---- replay state ---- */
+const mt = start.slice();
+const flipsSoFar = new Uint32Array(N);
+const count = new Float64Array(NMT);
+for (let i = 0; i < N; i++)
+	count[mt[i]]++;
+let applied = 0;			/* flips applied to mt[] */
+let curT = 0;				/* ns since t0 */
+const dirty = new Uint8Array(N);
+let dirtyList = [];
+let repaintAll = true;
+
+function upperBound(t) {		/* number of flips with ts <= t */
+	let lo = 0, hi = F;
+	while (lo < hi) {
+		const mid = (lo + hi) >>> 1;
+		if (fT[mid] <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+function touch(b) {
+	if (!dirty[b]) {
+		dirty[b] = 1;
+		dirtyList.push(b);
+	}
+}
+function seekFlips(target) {
+	while (applied < target) {
+		const b = fB[applied];
+		count[mt[b]]--;
+		mt[b] = fNew[applied];
+		count[mt[b]]++;
+		flipsSoFar[b]++;
+		touch(b);
+		applied++;
+	}
+	while (applied > target) {
+		applied--;
+		const b = fB[applied];
+		count[mt[b]]--;
+		mt[b] = fPrev[applied];
+		count[mt[b]]++;
+		flipsSoFar[b]--;
+		touch(b);
+	}
+}
+/* From scratch, as fv_model_types_at(): the reference for tests. */
+function typesAtRel(t) {
+	const out = Array.from(start);
+	const end = upperBound(t);
+	for (let j = 0; j < end; j++)
+		out[fB[j]] = fNew[j];
+	return out;
+}
+
+/* ---- map layout and painting ---- */
+const canvas = $("fv-map");
+const ctx = canvas.getContext("2d", { willReadFrequently: true });
+const L = { s: 10, pitch: 11, cols: 64, gridX: 90, zones: [], h: 0, dpr: 1 };
+const ZONE_HEAD = 22, ZONE_GAP = 10;
+let marks = {};
+let selected = -1;
+
+function zoneTitle(z) {
+	const first = z[2], nr = z[3];
+	const last = nr ? pfn[first + nr - 1] + PPB - 1 : 0;
+	return "node " + z[0] + "  " + D.names.zone[z[1]] + "   pfn " +
+		(nr ? hex(pfn[first]) + "\u2013" + hex(last) : "-") + "   " +
+		fmtN(nr) + " blocks";
+}
+function layout() {
+	const wrap = $("fv-mapwrap");
+	const W = Math.max(320, wrap.clientWidth - 10);
+	const maxH = Math.max(260, window.innerHeight - 420);
+	const sizes = [18, 16, 14, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2];
+	for (const s of sizes) {
+		const pitch = s + (s >= 6 ? 1 : 0);
+		let cols = Math.floor((W - L.gridX) / pitch);
+		if (cols >= 16)
+			cols -= cols % 8;
+		cols = Math.max(1, cols);
+		let h = 0;
+		for (const z of D.zones)
+			h += ZONE_HEAD + Math.ceil(z[3] / cols) * pitch + ZONE_GAP;
+		Object.assign(L, { s, pitch, cols, h });
+		if (h <= maxH)
+			break;
+	}
+	L.zones = [];
+	let y = 0;
+	for (const z of D.zones) {
+		const rows = Math.ceil(z[3] / L.cols);
+		L.zones.push({ head: y, y0: y + ZONE_HEAD, rows, first: z[2], nr: z[3] });
+		y += ZONE_HEAD + rows * L.pitch + ZONE_GAP;
+	}
+	L.h = Math.max(y, 40);
+	L.w = L.gridX + L.cols * L.pitch;
+	L.dpr = window.devicePixelRatio || 1;
+	canvas.width = Math.round(L.w * L.dpr);
+	canvas.height = Math.round(L.h * L.dpr);
+	canvas.style.width = L.w + "px";
+	canvas.style.height = L.h + "px";
+	ctx.setTransform(L.dpr, 0, 0, L.dpr, 0, 0);
+	repaintAll = true;
+}
+function cellXY(i) {
+	const z = L.zones[zoneOf[i]];
+	const k = i - z.first;
+	return [L.gridX + (k % L.cols) * L.pitch,
+		z.y0 + Math.floor(k / L.cols) * L.pitch];
+}
+function hitTest(x, y) {
+	for (const z of L.zones) {
+		if (y < z.y0 || y >= z.y0 + z.rows * L.pitch)
+			continue;
+		const c = Math.floor((x - L.gridX) / L.pitch);
+		const r = Math.floor((y - z.y0) / L.pitch);
+		if (c < 0 || c >= L.cols)
+			return -1;
+		if (x - L.gridX - c * L.pitch >= L.s || y - z.y0 - r * L.pitch >= L.s)
+			return -1;	/* in the gap */
+		const k = r * L.cols + c;
+		return k < z.nr ? z.first + k : -1;
+	}
+	return -1;
+}
+function touched(i) {
+	return (marks.steal && D.steals[i] > 0) ||
+		(marks.flip && flipsSoFar[i] > 0) ||
+		(marks.mig && D.mok[i] + D.mfail[i] > 0) ||
+		(marks.fail && D.mfail[i] > 0);
+}
+function paintCell(i) {
+	const [x, y] = cellXY(i);
+	const s = L.s;
+	ctx.fillStyle = marks.dim && !touched(i) ? DIM[mt[i]] : PAL[mt[i]];
+	ctx.fillRect(x, y, s, s);
+	if (s >= 5) {
+		if (marks.steal && D.steals[i] > 0) {
+			const t = Math.ceil(s / 2);
+			ctx.fillStyle = "#111";
+			ctx.beginPath();
+			ctx.moveTo(x + s - t, y);
+			ctx.lineTo(x + s, y);
+			ctx.lineTo(x + s, y + t);
+			ctx.fill();
+		}
+		if (marks.flip && flipsSoFar[i] > 0) {
+			const w = Math.max(2, Math.round(s * 0.4));
+			const o = Math.floor((s - w) / 2) + 1;
+			ctx.fillStyle = "#111";
+			ctx.fillRect(x + o, y + o, w, w);
+			if (w >= 4) {
+				ctx.fillStyle = "#fff";
+				ctx.fillRect(x + o + 1, y + o + 1, w - 2, w - 2);
+			}
+		}
+		const bar = Math.max(1, Math.round(s / 5));
+		if (marks.fail && D.mfail[i] > 0) {
+			ctx.fillStyle = "#c0001e";
+			ctx.fillRect(x + 1, y + s - bar, s - 1, bar);
+		} else if (marks.mig && D.mok[i] + D.mfail[i] > 0) {
+			ctx.fillStyle = "#1f3b73";
+			ctx.fillRect(x + 1, y + s - bar, s - 1, bar);
+		}
+	}
+	if (i === selected) {
+		ctx.strokeStyle = "#000";
+		ctx.lineWidth = 2;
+		ctx.strokeRect(x + 1, y + 1, s - 2, s - 2);
+	}
+}
+function paintFrame() {
+	ctx.fillStyle = "#ffffff";
+	ctx.fillRect(0, 0, L.w, L.h);
+	ctx.textBaseline = "middle";
+	const labelEvery = Math.max(1, Math.ceil(13 / L.pitch));
+	L.zones.forEach((z, zi) => {
+		ctx.fillStyle = "#1d2127";
+		ctx.font = "600 12px system-ui, sans-serif";
+		ctx.textAlign = "left";
+		ctx.fillText(zoneTitle(D.zones[zi]), 4, z.head + 11);
+		ctx.fillStyle = "#7a838c";
+		ctx.font = "10px ui-monospace, Menlo, Consolas, monospace";
+		ctx.textAlign = "right";
+		for (let r = 0; r < z.rows; r += labelEvery)
+			ctx.fillText(hex(pfn[z.first + r * L.cols]), L.gridX - 6,
+				z.y0 + r * L.pitch + L.s / 2);
+	});
+}
+function paint() {
+	if (repaintAll) {
+		paintFrame();
+		for (let i = 0; i < N; i++)
+			paintCell(i);
+	} else {
+		for (const i of dirtyList)
+			paintCell(i);
+	}
+	for (const i of dirtyList)
+		dirty[i] = 0;
+	dirtyList = [];
+	repaintAll = false;
+}
+/* Type drawn in cell i, read back from the canvas pixels (for tests). */
+function cellType(i) {
+	if (i < 0 || i >= N)
+		return -1;
+	const [x, y] = cellXY(i);
+	const px = ctx.getImageData(Math.round(x * L.dpr),
+		Math.round((y + Math.floor(L.s / 2)) * L.dpr), 1, 1).data;
+	let best = -1, bestD = 30;
+	[PAL, DIM].forEach((pal) => pal.forEach((c, t) => {
+		const d = Math.abs(parseInt(c.substr(1, 2), 16) - px[0]) +
+			Math.abs(parseInt(c.substr(3, 2), 16) - px[1]) +
+			Math.abs(parseInt(c.substr(5, 2), 16) - px[2]);
+		if (d < bestD) {
+			best = t;
+			bestD = d;
+		}
+	}));
+	return best;
+}
+
+/* ---- legend, time, details ---- */
+const slider = $("fv-slider");
+function renderLegend() {
+	let h = "";
+	for (let t = 0; t < NMT; t++) {
+		let base = 0;
+		for (let i = 0; i < N; i++)
+			base += start[i] === t;
+		h += "<tr data-t=\"" + t + "\"><td><span class=\"sw\" style=\"background:" +
+			PAL[t] + "\"></span> " + esc(D.names.mt[t]) +
+			"</td><td class=\"n\"></td><td class=\"d\" title=\"change since the start\"></td></tr>";
+		legendBase[t] = base;
+	}
+	$("fv-legend").innerHTML = h;
+	legendRows = Array.from($("fv-legend").rows);
+}
+const legendBase = new Float64Array(NMT);
+let legendRows = [];
+function updateLegend() {
+	legendRows.forEach((row, t) => {
+		const d = count[t] - legendBase[t];
+		row.cells[1].textContent = fmtN(count[t]);
+		row.cells[2].textContent = d ? (d > 0 ? "+" : "\u2212") + fmtN(Math.abs(d)) : "";
+		row.style.opacity = count[t] || legendBase[t] ? 1 : 0.45;
+	});
+	$("fv-legend-when").textContent = "at " + secs(curT);
+}
+function updateTime() {
+	$("fv-time").textContent = secs(curT) + "  (+" +
+		(curT / 1e9).toFixed(3) + " s)   flips " + fmtN(applied) + "/" + fmtN(F);
+}
+function sliderToT(v) { return Math.round(v / SLIDER_MAX * D.tEnd); }
+function tToSlider(t) {
+	return D.tEnd > 0 ? Math.round(Math.min(Math.max(t / D.tEnd, 0), 1) * SLIDER_MAX)
+		: SLIDER_MAX;
+}
+function setTimeRel(t, fromSlider) {
+	curT = t;
+	seekFlips(upperBound(t));
+	paint();
+	if (!fromSlider)
+		slider.value = tToSlider(t);
+	updateLegend();
+	updateTime();
+	drawCursors();
+	if (selected >= 0)
+		showDetails(selected, true);
+}
+
+function histRow(r) {
+	const [t, kind, a, b, c, v] = r;
+	const mtn = (x) => D.names.mt[x] || "?";
+	let what, detail;
+	if (kind === EV.flip) {
+		what = "flip";
+		detail = mtn(a) + " \u2192 " + mtn(b) + " (" + (D.names.flip[c] || "?") + ")";
+	} else if (kind === EV.steal || kind === EV.extfrag) {
+		what = kind === EV.steal ? "steal" : "extfrag";
+		detail = mtn(a) + " alloc from " + mtn(b) + " block, order " + (v >> 8) +
+			"/" + (v & 255) + (c ? ", claimed" : "");
+	} else if (kind === EV.migrate) {
+		what = v === 0 ? "migrate ok" : "migrate failed";
+		detail = (D.names.mr[b] || "?") + ", " + (D.names.mode[a] || "?") +
+			", pass " + c + (v ? ", " + (v < 0 ? "-" + (ERRNO[-v] || -v) : v) : "");
+	} else {
+		what = D.names.ev[kind] || "event";
+		detail = "";
+	}
+	return "<tr class=\"ev" + (t > curT ? " future" : "") + "\" data-t=\"" + t +
+		"\"><td>" + secs(t) + "</td><td>" + esc(what) + "</td><td>" +
+		esc(detail) + "</td></tr>";
+}
+function blockInfo(i) {
+	const z = D.zones[zoneOf[i]];
+	const rows = [
+		["pfn", hex(pfn[i]) + "\u2013" + hex(pfn[i] + PPB - 1)],
+		["node / zone", z[0] + " / " + D.names.zone[z[1]]],
+		["type now", D.names.mt[mt[i]]],
+		["type at start", D.names.mt[start[i]]],
+		["steals", fmtN(D.steals[i]) + " (" + fmtN(D.claims[i]) + " claimed)"],
+		["flips", fmtN(D.flips[i]) + " (" + fmtN(flipsSoFar[i]) + " up to now)"],
+		["migrations", fmtN(D.mok[i]) + " ok, " + fmtN(D.mfail[i]) + " failed"],
+	];
+	if (D.lorder[i] >= 0 || D.free[i] > 0)
+		rows.push(["free (last snapshot)", fmtN(D.free[i]) +
+			" pages, largest order " + D.lorder[i]]);
+	return rows;
+}
+function showDetails(i, keep) {
+	const rows = blockInfo(i);
+	let h = "<table>" + rows.map((r) => "<tr><th>" + esc(r[0]) + "</th><td>" +
+		esc(r[1]) + "</td></tr>").join("") + "</table>";
+	const hist = D.hist[i] || [];
+	h += "<div class=\"hist\"><table><tr><th>time</th><th>event</th><th>details" +
+		(hist.length ? " (latest " + hist.length + ")" : "") + "</th></tr>" +
+		(hist.length ? hist.map(histRow).join("") :
+			"<tr><td colspan=3 class=\"hint\">no steal, flip or migration</td></tr>") +
+		"</table></div>";
+	if (!keep || selected === i)
+		$("fv-details").innerHTML = h;
+}
+function showTip(i, ev) {
+	const tip = $("fv-tip");
+	if (i < 0) {
+		tip.hidden = true;
+		return;
+	}
+	tip.innerHTML = blockInfo(i).map((r) => esc(r[0]) + ": <b>" + esc(r[1]) +
+		"</b>").join("<br>");
+	tip.hidden = false;
+	const x = Math.min(ev.clientX + 14, window.innerWidth - tip.offsetWidth - 6);
+	const y = Math.min(ev.clientY + 14, window.innerHeight - tip.offsetHeight - 6);
+	tip.style.left = x + "px";
+	tip.style.top = y + "px";
+}
+function select(i) {
+	const old = selected;
+	selected = i;
+	if (old >= 0)
+		paintCell(old);
+	if (i >= 0) {
+		paintCell(i);
+		showDetails(i, false);
+	}
+}
+
+/* ---- charts over time (model buckets) ---- */
+const B = D.buckets;
+const charts = [];
+function chartDefs() {
+	const types = [];
+	for (let t = 0; t < NMT; t++)
+		types.push({ name: D.names.mt[t], color: PAL[t],
+			v: (k) => B.types[k * NMT + t] });
+	return [
+		{ title: "Pageblocks per type", stacked: true, series: types,
+		  note: D.filtered ? "all zones of the capture" : "" },
+		{ title: "Fallback steals", series: [
+			{ name: "steals", color: "#e15759", v: (k) => B.steals[k] },
+			{ name: "claimed the block", color: "#7b1f20", v: (k) => B.claims[k] }] },
+		{ title: "Pageblock flips and pcp drains", series: [
+			{ name: "flips", color: "#4e79a7", v: (k) => B.flips[k] },
+			{ name: "drains", color: "#f28e2b", v: (k) => B.drains[k] }] },
+		{ title: "Migrations", series: [
+			{ name: "ok", color: "#59a14f", v: (k) => B.mok[k] },
+			{ name: "failed", color: "#c0001e", v: (k) => B.mfail[k] }] },
+	];
+}
+function drawChart(c) {
+	const cv = c.canvas, dpr = L.dpr;
+	const w = cv.clientWidth, h = cv.clientHeight;
+	cv.width = Math.round(w * dpr);
+	cv.height = Math.round(h * dpr);
+	const g = cv.getContext("2d", { willReadFrequently: true });
+	g.setTransform(dpr, 0, 0, dpr, 0, 0);
+	const padL = 44, padB = 14, pw = w - padL - 4, ph = h - padB - 4;
+	const n = B.n, span = Math.max(D.tEnd, n * B.ns, 1);
+	const xOf = (k) => padL + (k * B.ns) / span * pw;
+	let max = 1;
+	for (let k = 0; k < n; k++) {
+		let s = 0;
+		for (const se of c.def.series)
+			s = c.def.stacked ? s + se.v(k) : Math.max(s, se.v(k));
+		max = Math.max(max, s);
+	}
+	const yOf = (v) => 4 + ph - v / max * ph;
+	g.fillStyle = "#fff";
+	g.fillRect(0, 0, w, h);
+	g.strokeStyle = "#d9dde2";
+	g.beginPath();
+	g.moveTo(padL, 4);
+	g.lineTo(padL, 4 + ph);
+	g.lineTo(padL + pw, 4 + ph);
+	g.stroke();
+	g.fillStyle = "#5d6670";
+	g.font = "10px system-ui, sans-serif";
+	g.textAlign = "right";
+	g.textBaseline = "top";
+	g.fillText(fmtN(max), padL - 4, 2);
+	g.fillText("0", padL - 4, ph - 4);
+	g.textAlign = "left";
+	g.fillText("+0 s", padL, 4 + ph + 2);
+	g.textAlign = "right";
+	g.fillText("+" + (span / 1e9).toFixed(3) + " s", padL + pw, 4 + ph + 2);
+	const base = new Float64Array(n);
+	for (const se of c.def.series) {
+		g.fillStyle = se.color;
+		g.strokeStyle = se.color;
+		if (c.def.stacked) {
+			/* a step-shaped band from base[] to base[] + v */
+			g.beginPath();
+			for (let k = 0; k < n; k++) {
+				const top = yOf(base[k] + se.v(k));
+				if (k === 0)
+					g.moveTo(xOf(0), top);
+				else
+					g.lineTo(xOf(k), top);
+				g.lineTo(xOf(k + 1), top);
+			}
+			for (let k = n - 1; k >= 0; k--) {
+				g.lineTo(xOf(k + 1), yOf(base[k]));
+				g.lineTo(xOf(k), yOf(base[k]));
+			}
+			g.closePath();
+			g.fill();
+			for (let k = 0; k < n; k++)
+				base[k] += se.v(k);
+		} else {
+			g.beginPath();
+			g.moveTo(xOf(0), yOf(0));
+			for (let k = 0; k < n; k++) {
+				g.lineTo(xOf(k), yOf(se.v(k)));
+				g.lineTo(xOf(k + 1), yOf(se.v(k)));
+			}
+			g.lineWidth = 1.2;
+			g.stroke();
+		}
+	}
+	c.plot = { padL, pw, span, top: 4, ph };
+	c.image = g.getImageData(0, 0, cv.width, cv.height);
+	c.g = g;
+}
+function drawCursors() {
+	for (const c of charts) {
+		if (!c.image)
+			continue;
+		c.g.putImageData(c.image, 0, 0);
+		const x = c.plot.padL + Math.min(Math.max(curT / c.plot.span, 0), 1) * c.plot.pw;
+		c.g.strokeStyle = "#111";
+		c.g.lineWidth = 1;
+		c.g.beginPath();
+		c.g.moveTo(Math.round(x) + 0.5, c.plot.top);
+		c.g.lineTo(Math.round(x) + 0.5, c.plot.top + c.plot.ph);
+		c.g.stroke();
+	}
+}
+function buildCharts() {
+	const box = $("fv-charts");
+	for (const def of chartDefs()) {
+		const div = document.createElement("div");
+		div.className = "chart";
+		div.innerHTML = "<span class=\"ct\">" + esc(def.title) + "</span>" +
+			(def.stacked ? "<span class=\"ck\">colours as in the legend</span>" : "") +
+			(def.stacked ? [] : def.series).map((s) => "<span class=\"ck\"><span class=\"sw\" style=\"background:" +
+				s.color + "\"></span> " + esc(s.name) + "</span>").join("") +
+			(def.note ? "<span class=\"ck\">(" + esc(def.note) + ")</span>" : "") +
+			"<canvas></canvas>";
+		box.appendChild(div);
+		const c = { def, canvas: div.querySelector("canvas") };
+		charts.push(c);
+		c.canvas.addEventListener("click", (ev) => {
+			const r = c.canvas.getBoundingClientRect();
+			const f = (ev.clientX - r.left - c.plot.padL) / c.plot.pw;
+			setTimeRel(Math.round(Math.min(Math.max(f, 0), 1) * c.plot.span));
+		});
+	}
+}
+function drawCharts() {
+	charts.forEach(drawChart);
+	drawCursors();
+}
+
+/* ---- header ---- */
+function summary() {
+	$("fv-title").textContent = D.title;
+	document.title = "fragview: " + D.title;
+	const ev = D.events.map((n, k) => n ? fmtN(n) + " " + D.names.ev[k] : "")
+		.filter(Boolean).join(", ");
+	$("fv-summary").textContent = fmtN(N) + " pageblocks" +
+		(D.filtered ? " (of " + fmtN(D.nrBlocksModel) + ", zone filter)" : "") +
+		" in " + D.zones.length + " zone" + (D.zones.length === 1 ? "" : "s") +
+		", " + PPB + " pages per block  \u00b7  " + fmtN(F) + " flips  \u00b7  " +
+		(ev || "no events") + "  \u00b7  " + (D.tEnd / 1e9).toFixed(3) + " s captured" +
+		(D.baseline ? ", " + D.snapshots + " snapshot" + (D.snapshots === 1 ? "" : "s") :
+			", no baseline snapshot");
+	const warn = [];
+	if (replayMismatch)
+		warn.push(replayMismatch + " blocks end in a different type than the replay");
+	if (D.flipOldMismatch)
+		warn.push(fmtN(D.flipOldMismatch) + " flips whose old type disagreed with the replay (lost events?)");
+	if (D.outOfOrder)
+		warn.push(fmtN(D.outOfOrder) + " events out of time order");
+	if (D.unknownBlocks)
+		warn.push(fmtN(D.unknownBlocks) + " events on pfns outside known blocks");
+	if (warn.length) {
+		$("fv-warn").textContent = warn.join("; ");
+		$("fv-warn").hidden = false;
+	}
+}
+
+/* ---- wiring ---- */
+function readMarks() {
+	marks = { steal: $("fv-mk-steal").checked, flip: $("fv-mk-flip").checked,
+		mig: $("fv-mk-mig").checked, fail: $("fv-mk-fail").checked,
+		dim: $("fv-dim").checked };
+}
+let playing = 0;
+function play() {
+	if (playing) {
+		cancelAnimationFrame(playing);
+		playing = 0;
+		$("fv-play").textContent = "\u25b6 play";
+		return;
+	}
+	if (curT >= D.tEnd)
+		setTimeRel(0);
+	const stepNs = Math.max(1, D.tEnd / 600);	/* ~10 s at 60 fps */
+	const frame = () => {
+		setTimeRel(Math.min(D.tEnd, curT + stepNs));
+		playing = curT < D.tEnd ? requestAnimationFrame(frame) : 0;
+		if (!playing)
+			$("fv-play").textContent = "\u25b6 play";
+	};
+	$("fv-play").textContent = "\u23f8 pause";
+	playing = requestAnimationFrame(frame);
+}
+const nextFlip = () => { if (applied < F) setTimeRel(fT[applied]); };
+const prevFlip = () => { if (applied > 0) setTimeRel(fT[applied - 1] - 1); };
+
+function wire() {
+	slider.addEventListener("input", () =>
+		setTimeRel(sliderToT(Number(slider.value)), true));
+	$("fv-first").onclick = () => setTimeRel(0);
+	$("fv-last").onclick = () => setTimeRel(D.tEnd);
+	$("fv-next").onclick = nextFlip;
+	$("fv-prev").onclick = prevFlip;
+	$("fv-play").onclick = play;
+	document.addEventListener("keydown", (ev) => {
+		if (ev.target.tagName === "INPUT" && ev.target.type !== "checkbox")
+			return;
+		const k = { ArrowRight: nextFlip, ArrowLeft: prevFlip, " ": play,
+			Home: () => setTimeRel(0), End: () => setTimeRel(D.tEnd) }[ev.key];
+		if (k) {
+			ev.preventDefault();
+			k();
+		}
+	});
+	["fv-mk-steal", "fv-mk-flip", "fv-mk-mig", "fv-mk-fail", "fv-dim"].forEach((id) =>
+		$(id).addEventListener("change", () => {
+			readMarks();
+			repaintAll = true;
+			paint();
+		}));
+	canvas.addEventListener("mousemove", (ev) => {
+		const r = canvas.getBoundingClientRect();
+		showTip(hitTest(ev.clientX - r.left, ev.clientY - r.top), ev);
+	});
+	canvas.addEventListener("mouseleave", () => showTip(-1));
+	canvas.addEventListener("click", (ev) => {
+		const r = canvas.getBoundingClientRect();
+		const i = hitTest(ev.clientX - r.left, ev.clientY - r.top);
+		if (i >= 0)
+			select(i);
+	});
+	$("fv-details").addEventListener("click", (ev) => {
+		const tr = ev.target.closest("tr.ev");
+		if (tr)
+			setTimeRel(Number(tr.dataset.t));
+	});
+	let resizeTimer = 0;
+	window.addEventListener("resize", () => {
+		clearTimeout(resizeTimer);
+		resizeTimer = setTimeout(() => {
+			layout();
+			paint();
+			drawCharts();
+		}, 100);
+	});
+}
+
+/* ---- test hook ---- */
+window.fragview = {
+	nrBlocks: N,
+	nrFlips: F,
+	t0: D.t0,
+	tEnd: D.t0 + D.tEnd,
+	/* ts: absolute trace-clock ns, like fragview map --at */
+	typesAt: (ts) => typesAtRel(ts - D.t0),
+	setTime: (ts) => setTimeRel(ts - D.t0),
+	time: () => D.t0 + curT,
+	cellType,
+	cellCount: () => L.zones.reduce((s, z) => s + z.nr, 0),
+	cellXY: (i) => cellXY(i),
+	select,
+	histLen: (i) => (D.hist[i] || []).length,
+	blockPfnText: (i) => hex(pfn[i]),
+	replayMismatch: () => replayMismatch,
+};
+
+summary();
+readMarks();
+renderLegend();
+buildCharts();
+wire();
+layout();
+drawCharts();
+setTimeRel(D.at !== null ? D.at : D.tEnd);
+{
+	/* deep link: #t=<trace ns>&b=<block index> */
+	const q = {};
+	location.hash.slice(1).split(/[&;]/).forEach((kv) => {
+		const p = kv.indexOf("=");
+		if (p > 0)
+			q[kv.slice(0, p)] = kv.slice(p + 1);
+	});
+	if (q.t !== undefined && isFinite(Number(q.t)))
+		setTimeRel(Number(q.t) - D.t0);
+	if (q.b !== undefined && Number(q.b) >= 0 && Number(q.b) < N)
+		select(Number(q.b));
+}
+window.fragview.loadMs = performance.now() - T_START;
+if (/^#selftest/.test(location.hash) && window.fragviewSelftest)
+	window.fragviewSelftest();
+})();

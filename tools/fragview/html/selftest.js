@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * selftest.js - checks the page runs when its URL ends in
+ * "#selftest;exp=<trace ns>:<digits>;...", where each digit string is
+ * the migratetype of every block at that time as computed by fragview
+ * (the test harness, tests/html/run.sh, writes them).  Results go to
+ * a <pre> element with id "selftest" as "PASS name" / "FAIL name: why" / "INFO ..."
+ * lines and a final "DONE pass=N fail=N", read with --dump-dom.
+ * Everything runs synchronously during page load.
+ */
+"use strict";
+window.fragviewSelftest = function () {
+	const fv = window.fragview;
+	const lines = [];
+	let pass = 0, fail = 0;
+	const check = (name, fn) => {
+		let why;
+		try {
+			why = fn();
+		} catch (e) {
+			why = "exception: " + e;
+		}
+		if (why === true || why === undefined) {
+			pass++;
+			lines.push("PASS " + name);
+		} else {
+			fail++;
+			lines.push("FAIL " + name + ": " + why);
+		}
+	};
+	const slider = document.getElementById("fv-slider");
+	const moveSlider = (v) => {
+		slider.value = v;
+		slider.dispatchEvent(new Event("input"));
+	};
+	/* the cells as painted, against want[] (types per block) */
+	const cellsMatch = (want) => {
+		let bad = 0, first = -1;
+		for (let i = 0; i < fv.nrBlocks; i++) {
+			if (fv.cellType(i) !== want[i]) {
+				if (first < 0)
+					first = i;
+				bad++;
+			}
+		}
+		return bad ? bad + " cells differ, first " + first + ": drawn " +
+			fv.cellType(first) + " want " + want[first] : true;
+	};
+	const exp = [];
+	location.hash.split(";").forEach((kv) => {
+		const m = /^exp=(\d+):(\d*)$/.exec(kv);
+		if (m)
+			exp.push({ ts: Number(m[1]), types: Array.from(m[2], Number) });
+	});
+
+	fv.select(-1);
+	check("data-blocks", () => {
+		const n = Number(document.body.dataset.blocks);
+		return n === fv.nrBlocks || "data-blocks " + n + " vs " + fv.nrBlocks;
+	});
+	check("one-cell-per-block", () => fv.cellCount() === fv.nrBlocks ||
+		fv.cellCount() + " cells for " + fv.nrBlocks + " blocks");
+	check("replay-reaches-final", () => fv.replayMismatch() === 0 ||
+		fv.replayMismatch() + " blocks");
+	check("expected-given", () => exp.length > 0 || "no exp= in the URL");
+	exp.forEach((e) => {
+		check("typesAt@" + e.ts, () => {
+			const got = fv.typesAt(e.ts).join("");
+			return got === e.types.join("") || "got " + got;
+		});
+		check("cells@" + e.ts, () => {
+			fv.setTime(e.ts);
+			return cellsMatch(e.types);
+		});
+	});
+	check("slider-replay", () => {
+		const max = Number(slider.max);
+		for (const v of [0, max, max >> 1, max >> 2, 1, max - 1,
+			Math.round(max * 0.77), 0, max]) {
+			moveSlider(v);
+			const r = cellsMatch(fv.typesAt(fv.time()));
+			if (r !== true)
+				return "slider " + v + ": " + r;
+		}
+		return true;
+	});
+	check("hover-tooltip", () => {
+		const i = fv.nrBlocks >> 1;
+		const cv = document.getElementById("fv-map");
+		const r = cv.getBoundingClientRect();
+		const [x, y] = fv.cellXY(i);
+		cv.dispatchEvent(new MouseEvent("mousemove", { bubbles: true,
+			clientX: r.left + x + 2, clientY: r.top + y + 2 }));
+		const tip = document.getElementById("fv-tip");
+		const want = fv.blockPfnText ? fv.blockPfnText(i) : null;
+		if (tip.hidden)
+			return "tooltip hidden";
+		return /pfn: 0x[0-9a-f]+/.test(tip.textContent) &&
+			(!want || tip.textContent.includes(want)) || tip.textContent;
+	});
+	check("click-history", () => {
+		const cv = document.getElementById("fv-map");
+		const r = cv.getBoundingClientRect();
+		let best = -1;
+		for (let i = 0; i < fv.nrBlocks; i++)
+			if (fv.histLen(i) > (best < 0 ? 0 : fv.histLen(best)))
+				best = i;
+		if (best < 0)
+			return "no block has history";
+		const [x, y] = fv.cellXY(best);
+		cv.dispatchEvent(new MouseEvent("click", { bubbles: true,
+			clientX: r.left + x + 2, clientY: r.top + y + 2 }));
+		const rows = document.querySelectorAll("#fv-details tr.ev").length;
+		fv.select(-1);
+		return rows === fv.histLen(best) || rows + " rows, want " + fv.histLen(best);
+	});
+	check("charts-drawn", () => {
+		const cvs = document.querySelectorAll("#fv-charts canvas");
+		if (cvs.length < 4)
+			return cvs.length + " charts";
+		for (const cv of cvs) {
+			const d = cv.getContext("2d").getImageData(0, 0, cv.width, cv.height).data;
+			let ink = 0;
+			for (let k = 0; k < d.length; k += 4)
+				ink += d[k] < 200;
+			if (!ink)
+				return "a chart is blank";
+		}
+		return true;
+	});
+	{
+		/* speed: 100 slider moves across the whole capture */
+		const max = Number(slider.max);
+		let seed = 12345;
+		const t = performance.now();
+		for (let k = 0; k < 100; k++) {
+			seed = (seed * 1103515245 + 12345) % 2147483648;
+			moveSlider(seed % (max + 1));
+		}
+		lines.push("INFO slider100_ms " + (performance.now() - t).toFixed(1));
+		lines.push("INFO load_ms " + fv.loadMs.toFixed(1));
+		lines.push("INFO blocks " + fv.nrBlocks + " flips " + fv.nrFlips);
+	}
+	check("no-js-errors", () => window.__fvErrors.length === 0 ||
+		window.__fvErrors.join(" | "));
+	lines.push("DONE pass=" + pass + " fail=" + fail);
+	const pre = document.createElement("pre");
+	pre.id = "selftest";
+	pre.textContent = lines.join("\n") + "\n";
+	document.body.appendChild(pre);
+};

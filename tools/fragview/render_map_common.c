@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0
+/* render_map_common.c - palette, zone filter and escaping for the maps. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render_map_common.h"
+
+/*
+ * Tableau-10 hues: distinct under the common colour-vision deficiencies
+ * and still tellable apart when printed in grey (plus the letters/glyphs).
+ */
+const struct map_colour map_palette[FV_MT_NR] = {
+	[FV_MT_UNMOVABLE]   = { 0xe1, 0x57, 0x59, 167, true },
+	[FV_MT_MOVABLE]     = { 0x59, 0xa1, 0x4f,  71, false },
+	[FV_MT_RECLAIMABLE] = { 0xed, 0xc9, 0x48, 221, false },
+	[FV_MT_HIGHATOMIC]  = { 0xb0, 0x7a, 0xa1, 139, true },
+	[FV_MT_CMA]         = { 0x4e, 0x79, 0xa7,  67, true },
+	[FV_MT_ISOLATE]     = { 0x9c, 0x75, 0x5f, 137, true },
+	[FV_MT_UNKNOWN]     = { 0xd3, 0xd3, 0xd3, 252, false },
+};
+
+const char map_letters[FV_MT_NR] = {
+	[FV_MT_UNMOVABLE] = 'U', [FV_MT_MOVABLE] = 'M',
+	[FV_MT_RECLAIMABLE] = 'R', [FV_MT_HIGHATOMIC] = 'H',
+	[FV_MT_CMA] = 'C', [FV_MT_ISOLATE] = 'I', [FV_MT_UNKNOWN] = '?',
+};
+
+static bool zone_matches(const struct fv_zone *z, const struct map_opts *o)
+{
+	if (o->zone_nid >= 0 && z->nid != o->zone_nid)
+		return false;
+	if (o->zone_type >= 0 && z->zone != o->zone_type)
+		return false;
+	return true;
+}
+
+int map_view_init(struct map_view *v, const struct fv_model *m,
+		  const struct map_opts *o)
+{
+	memset(v, 0, sizeof(*v));
+	v->pages_per_block = 1ULL << m->pageblock_order;
+	v->mt = malloc(m->nr_blocks ? m->nr_blocks : 1);
+	v->zone_shown = calloc(m->nr_zones ? m->nr_zones : 1, sizeof(bool));
+	if (!v->mt || !v->zone_shown) {
+		fprintf(stderr, "fragview: out of memory drawing the map\n");
+		map_view_free(v);
+		return -1;
+	}
+	if (o->have_at) {
+		fv_model_types_at(m, o->at_ts, v->mt);
+	} else {
+		for (size_t i = 0; i < m->nr_blocks; i++)
+			v->mt[i] = m->blocks[i].mt;
+	}
+	for (size_t z = 0; z < m->nr_zones; z++) {
+		const struct fv_zone *zone = &m->zones[z];
+
+		if (!zone_matches(zone, o))
+			continue;
+		v->zone_shown[z] = true;
+		v->nr_zones_shown++;
+		v->nr_shown += zone->nr;
+		for (size_t i = zone->first; i < zone->first + zone->nr; i++) {
+			v->count[map_mt_clamp(v->mt[i])]++;
+			if (map_block_marked(&m->blocks[i]))
+				v->nr_marked++;
+		}
+	}
+	if (m->nr_zones && !v->nr_zones_shown &&
+	    (o->zone_nid >= 0 || o->zone_type >= 0)) {
+		fprintf(stderr, "fragview: no zone in the capture matches the --zone filter\n");
+		map_view_free(v);
+		return -1;
+	}
+	return 0;
+}
+
+void map_view_free(struct map_view *v)
+{
+	free(v->mt);
+	free(v->zone_shown);
+	v->mt = NULL;
+	v->zone_shown = NULL;
+}
+
+void map_fmt_ts(char *buf, size_t len, uint64_t ts)
+{
+	snprintf(buf, len, "%" PRIu64 ".%09" PRIu64,
+		 ts / 1000000000, ts % 1000000000);
+}
+
+void map_fmt_when(char *buf, size_t len, const struct map_opts *o)
+{
+	char ts[32];
+
+	if (!o->have_at) {
+		snprintf(buf, len, "final state");
+		return;
+	}
+	map_fmt_ts(ts, sizeof(ts), o->at_ts);
+	snprintf(buf, len, "at %s s", ts);
+}
+
+void map_put_xml(FILE *out, const char *s)
+{
+	for (; s && *s; s++) {
+		unsigned char c = *s;
+
+		switch (c) {
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '&': fputs("&amp;", out); break;
+		case '"': fputs("&quot;", out); break;
+		case '\'': fputs("&#39;", out); break;
+		default:
+			/* XML 1.0 forbids most control characters outright */
+			if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
+				fputc('?', out);
+			else
+				fputc(c, out);
+		}
+	}
+}
+
+void map_put_json_str(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; s && *s; s++) {
+		unsigned char c = *s;
+
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c < 0x20 || c == '<' || c == '>' || c == '&')
+			/* \u003c keeps "</script>" from ending the element */
+			fprintf(out, "\\u%04x", c);
+		else
+			fputc(c, out);
+	}
+	fputc('"', out);
+}

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * render_map_common.h - what the map renderers (ansi, txt, svg, html)
+ * share: the palette and letters of each migratetype, the zone filter,
+ * the "types at the requested time" view, and XML/JSON escaping.
+ *
+ * Keeping the palette here means every format paints a type the same
+ * colour, so a screenshot of the HTML and an SVG in a paper agree.
+ */
+#ifndef FRAGVIEW_RENDER_MAP_COMMON_H
+#define FRAGVIEW_RENDER_MAP_COMMON_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "model.h"
+#include "render.h"
+
+struct map_colour {
+	uint8_t r, g, b;
+	uint8_t ansi256;	/* nearest xterm-256 index */
+	bool dark;		/* background dark enough for a white glyph */
+};
+
+/* Indexed by enum fv_mt (values >= FV_MT_NR are treated as unknown). */
+extern const struct map_colour map_palette[FV_MT_NR];
+extern const char map_letters[FV_MT_NR];	/* "UMRHCI?" */
+
+static inline unsigned int map_mt_clamp(unsigned int mt)
+{
+	return mt < FV_MT_NR ? mt : FV_MT_UNKNOWN;
+}
+
+/* The map as one renderer draws it: types at the chosen time, filtered. */
+struct map_view {
+	uint8_t *mt;			/* type of every block (model order) */
+	bool *zone_shown;		/* per m->zones entry */
+	size_t nr_zones_shown;
+	size_t nr_shown;		/* blocks in shown zones */
+	uint64_t count[FV_MT_NR];	/* shown blocks per type */
+	size_t nr_marked;		/* shown blocks stolen from or flipped */
+	uint64_t pages_per_block;
+};
+
+/*
+ * Fill v for m and o.  Returns 0, or -1 after one line on stderr when
+ * memory runs out or the zone filter matches nothing.
+ */
+int map_view_init(struct map_view *v, const struct fv_model *m,
+		  const struct map_opts *o);
+void map_view_free(struct map_view *v);
+
+/* A block is marked when pages were stolen from it or it changed type. */
+static inline bool map_block_marked(const struct fv_block *b)
+{
+	return b->n.steals > 0 || b->n.flips > 0;
+}
+
+/* "12.345678901" seconds from a ns timestamp. */
+void map_fmt_ts(char *buf, size_t len, uint64_t ts);
+/* Human heading line: "final state" or "at 12.345678901 s". */
+void map_fmt_when(char *buf, size_t len, const struct map_opts *o);
+
+/* Text safe inside XML/HTML elements and double-quoted attributes. */
+void map_put_xml(FILE *out, const char *s);
+/* A JSON string literal, safe inside an HTML <script> element too. */
+void map_put_json_str(FILE *out, const char *s);
+
+/*
+ * The character grid shared by the txt and ansi maps (render_map_txt.c):
+ * a heading, then per shown zone a header line and rows of one glyph per
+ * block labelled with the row's first pfn, then a legend.  The style
+ * paints a cell; end_run() closes a coloured run before a gap or newline.
+ */
+struct map_text_style {
+	void (*cell)(FILE *out, struct map_text_style *st,
+		     unsigned int mt, bool marked);
+	void (*end_run)(FILE *out, struct map_text_style *st);
+	bool truecolour;
+	int last;			/* style of the open run, -1: none */
+};
+int map_text_render(FILE *out, const struct fv_model *m,
+		    const struct map_opts *o, struct map_text_style *st);
+
+#endif /* FRAGVIEW_RENDER_MAP_COMMON_H */

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * render_map_svg.c - the pageblock map as a standalone SVG for papers:
+ * per zone a heading and a grid of squares, one per block, filled with
+ * the type's colour; blocks stolen from or flipped get a dark outline.
+ * Each square carries a <title> (tooltip in viewers) with its pfn range,
+ * type and counters.  Plain attributes only (no CSS, scripts or fonts),
+ * so LaTeX/Inkscape/rsvg conversions agree with browsers.
+ */
+#include <inttypes.h>
+
+#include "render_map_common.h"
+
+#define COLS	64		/* blocks per row: 64 x 2 MiB = 128 MiB */
+#define CELL	10
+#define PITCH	(CELL + 1)
+#define MARGIN	16
+#define TITLE_H	40		/* document heading */
+#define ZONE_H	34		/* zone heading above its grid */
+#define ZONE_GAP 14
+#define LEGEND_ROW 18
+
+static void put_rgb(FILE *out, unsigned int mt)
+{
+	const struct map_colour *c = &map_palette[mt];
+
+	fprintf(out, "#%02x%02x%02x", c->r, c->g, c->b);
+}
+
+static size_t zone_rows(const struct fv_zone *z)
+{
+	return (z->nr + COLS - 1) / COLS;
+}
+
+static void put_block(FILE *out, const struct fv_model *m,
+		      const struct map_view *v, size_t i, int x, int y)
+{
+	const struct fv_block *b = &m->blocks[i];
+	unsigned int mt = map_mt_clamp(v->mt[i]);
+
+	fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"",
+		x, y, CELL, CELL);
+	put_rgb(out, mt);
+	if (map_block_marked(b))
+		fputs("\" stroke=\"#1a1a1a\" stroke-width=\"1.6", out);
+	fprintf(out, "\"><title>pfn 0x%" PRIx64 "-0x%" PRIx64 " %s",
+		b->pfn, b->pfn + v->pages_per_block - 1, fv_mt_name(mt));
+	fprintf(out, " (steals %u, claims %u, flips %u, migrated %u ok %u failed)"
+		"</title></rect>\n", b->n.steals, b->n.claims, b->n.flips,
+		b->n.migrate_ok, b->n.migrate_fail);
+}
+
+static int put_zone(FILE *out, const struct fv_model *m,
+		    const struct map_view *v, const struct fv_zone *z, int y)
+{
+	uint64_t last = z->nr ? m->blocks[z->first + z->nr - 1].pfn +
+				v->pages_per_block - 1 : z->start_pfn;
+
+	fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"13\" "
+		"font-weight=\"bold\">node %d zone %s</text>\n",
+		MARGIN, y + 14, z->nid, fv_zone_name(z->zone));
+	fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#555\">"
+		"pfn 0x%" PRIx64 "-0x%" PRIx64 ", %zu blocks</text>\n",
+		MARGIN, y + 28, z->start_pfn, last, z->nr);
+	y += ZONE_H;
+	for (size_t k = 0; k < z->nr; k++)
+		put_block(out, m, v, z->first + k,
+			  MARGIN + (int)(k % COLS) * PITCH,
+			  y + (int)(k / COLS) * PITCH);
+	return y + (int)zone_rows(z) * PITCH + ZONE_GAP;
+}
+
+static void put_legend(FILE *out, const struct map_view *v, int y)
+{
+	fprintf(out, "<g font-size=\"11\">\n");
+	for (unsigned int mt = 0; mt <= FV_MT_NR; mt++) {
+		int x = MARGIN + (int)(mt % 4) * 170;
+		int ry = y + (int)(mt / 4) * LEGEND_ROW;
+
+		fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
+			"fill=\"", x, ry, CELL, CELL);
+		if (mt == FV_MT_NR) {
+			/* the last entry explains the outline */
+			fputs("#ffffff\" stroke=\"#1a1a1a\" stroke-width=\"1.6\"/>",
+			      out);
+			fprintf(out, "<text x=\"%d\" y=\"%d\">stolen from or "
+				"flipped: %zu</text>\n", x + CELL + 6,
+				ry + CELL - 1, v->nr_marked);
+			break;
+		}
+		put_rgb(out, mt);
+		fprintf(out, "\"/><text x=\"%d\" y=\"%d\">%s: %" PRIu64
+			"</text>\n", x + CELL + 6, ry + CELL - 1,
+			fv_mt_name(mt), v->count[mt]);
+	}
+	fprintf(out, "</g>\n");
+}
+
+int render_map_svg(FILE *out, const struct fv_model *m,
+		   const struct map_opts *o)
+{
+	struct map_view v;
+	int width = 2 * MARGIN + COLS * PITCH;
+	int height = TITLE_H;
+	int legend_rows = (FV_MT_NR + 1 + 3) / 4;
+	char when[64];
+	int y;
+
+	if (map_view_init(&v, m, o))
+		return -1;
+	if (width < 2 * MARGIN + 4 * 170)
+		width = 2 * MARGIN + 4 * 170;
+	for (size_t z = 0; z < m->nr_zones; z++)
+		if (v.zone_shown[z])
+			height += ZONE_H + (int)zone_rows(&m->zones[z]) * PITCH +
+				  ZONE_GAP;
+	height += legend_rows * LEGEND_ROW + MARGIN;
+
+	map_fmt_when(when, sizeof(when), o);
+	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+		"height=\"%d\" viewBox=\"0 0 %d %d\" "
+		"font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n",
+		width, height, width, height);
+	fputs("<title>fragview pageblock map: ", out);
+	map_put_xml(out, o->title ? o->title : "-");
+	fprintf(out, " (%s)</title>\n", when);
+	fprintf(out, "<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n");
+	fprintf(out, "<text x=\"%d\" y=\"22\" font-size=\"15\" "
+		"font-weight=\"bold\">", MARGIN);
+	map_put_xml(out, o->title ? o->title : "-");
+	fprintf(out, "</text>\n<text x=\"%d\" y=\"36\" font-size=\"11\" "
+		"fill=\"#555\">pageblock map, %s, order %u (%" PRIu64
+		" pages per block), %zu blocks shown</text>\n", MARGIN, when,
+		m->pageblock_order, v.pages_per_block, v.nr_shown);
+
+	y = TITLE_H;
+	for (size_t z = 0; z < m->nr_zones; z++)
+		if (v.zone_shown[z])
+			y = put_zone(out, m, &v, &m->zones[z], y);
+	put_legend(out, &v, y);
+	fputs("</svg>\n", out);
+	map_view_free(&v);
+	return 0;
+}

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * render_map_txt.c - the pageblock map as plain text, one letter per
+ * block (U M R H C I ?; lowercase when the block was stolen from or
+ * flipped), and the character grid the ansi map shares.
+ *
+ * The output depends only on the model and options, so it can be
+ * compared byte for byte in tests and diffed between captures.
+ */
+#include <ctype.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "render_map_common.h"
+
+#define GROUP 8			/* blocks between the gaps of a row */
+
+static unsigned int hex_digits(uint64_t v)
+{
+	unsigned int n = 1;
+
+	while (v >>= 4)
+		n++;
+	return n;
+}
+
+static void put_zone_header(FILE *out, const struct fv_model *m,
+			    const struct fv_zone *z, uint64_t ppb)
+{
+	uint64_t last = z->nr ? m->blocks[z->first + z->nr - 1].pfn + ppb - 1
+			      : z->start_pfn;
+
+	fprintf(out, "node %d zone %s  pfn 0x%" PRIx64 "-0x%" PRIx64
+		"  (%zu blocks)\n", z->nid, fv_zone_name(z->zone),
+		z->start_pfn, last, z->nr);
+}
+
+static void put_zone_rows(FILE *out, const struct fv_model *m,
+			  const struct map_view *v, const struct fv_zone *z,
+			  struct map_text_style *st,
+			  unsigned int label_digits, size_t cols)
+{
+	for (size_t row = 0; row < z->nr; row += cols) {
+		size_t end = row + cols < z->nr ? row + cols : z->nr;
+
+		fprintf(out, "  0x%0*" PRIx64 " ", (int)label_digits,
+			m->blocks[z->first + row].pfn);
+		for (size_t c = row; c < end; c++) {
+			size_t i = z->first + c;
+
+			if (c > row && (c - row) % GROUP == 0) {
+				st->end_run(out, st);
+				fputc(' ', out);
+			}
+			st->cell(out, st, map_mt_clamp(v->mt[i]),
+				 map_block_marked(&m->blocks[i]));
+		}
+		st->end_run(out, st);
+		fputc('\n', out);
+	}
+}
+
+static void put_legend(FILE *out, const struct map_view *v,
+		       struct map_text_style *st)
+{
+	fprintf(out, "legend (blocks shown: %zu)\n", v->nr_shown);
+	for (unsigned int mt = 0; mt < FV_MT_NR; mt++) {
+		fputs("  ", out);
+		st->cell(out, st, mt, false);
+		st->end_run(out, st);
+		fprintf(out, " %-12s %8" PRIu64 "\n", fv_mt_name(mt),
+			v->count[mt]);
+	}
+	fputs("  ", out);
+	st->cell(out, st, FV_MT_MOVABLE, true);
+	st->end_run(out, st);
+	fprintf(out, " stolen from or flipped during the capture: %zu\n",
+		v->nr_marked);
+}
+
+int map_text_render(FILE *out, const struct fv_model *m,
+		    const struct map_opts *o, struct map_text_style *st)
+{
+	struct map_view v;
+	unsigned int label_digits = 8;
+	int width = o->width > 0 ? o->width : 80;
+	size_t groups, cols;
+	char when[64];
+
+	if (map_view_init(&v, m, o))
+		return -1;
+	if (m->nr_blocks) {
+		unsigned int d = hex_digits(m->blocks[m->nr_blocks - 1].pfn);
+
+		if (d > label_digits)
+			label_digits = d;
+	}
+	/* "  0x" + digits + " ", then groups of GROUP cells and a gap */
+	groups = (width - (int)label_digits - 5 + 1) / (GROUP + 1);
+	if ((int)groups < 1)
+		groups = 1;
+	cols = groups * GROUP;
+
+	map_fmt_when(when, sizeof(when), o);
+	fprintf(out, "fragview map: %s (%s)\n", o->title ? o->title : "-",
+		when);
+	fprintf(out, "pageblock order %u (%" PRIu64 " pages per block), "
+		"%zu of %zu zones, one character per block\n",
+		m->pageblock_order, v.pages_per_block, v.nr_zones_shown,
+		m->nr_zones);
+	if (!m->nr_blocks)
+		fputs("no pageblocks in the capture (no pageblock_state "
+		      "snapshot or flip seen)\n", out);
+
+	for (size_t z = 0; z < m->nr_zones; z++) {
+		if (!v.zone_shown[z])
+			continue;
+		fputc('\n', out);
+		put_zone_header(out, m, &m->zones[z], v.pages_per_block);
+		put_zone_rows(out, m, &v, &m->zones[z], st, label_digits, cols);
+	}
+	fputc('\n', out);
+	put_legend(out, &v, st);
+	map_view_free(&v);
+	return 0;
+}
+
+static void txt_cell(FILE *out, struct map_text_style *st,
+		     unsigned int mt, bool marked)
+{
+	char c = map_letters[mt];
+
+	(void)st;
+	fputc(marked ? tolower((unsigned char)c) : c, out);
+}
+
+static void txt_end_run(FILE *out, struct map_text_style *st)
+{
+	(void)out;
+	(void)st;
+}
+
+int render_map_txt(FILE *out, const struct fv_model *m,
+		   const struct map_opts *o)
+{
+	struct map_text_style plain = {
+		.cell = txt_cell,
+		.end_run = txt_end_run,
+	};
+
+	return map_text_render(out, m, o, &plain);
+}

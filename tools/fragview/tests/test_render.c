@@ -1,0 +1,745 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_render.c - the map renderers (txt, ansi, svg, html) on small
+ * models built from synthetic events through the real model code.
+ *
+ *   test_render                   run the tests ("ok"/"not ok" lines);
+ *                                 UPDATE_GOLDEN=1 rewrites tests/golden/
+ *   test_render --html FILE       write the fixture's HTML map and print
+ *                                 "exp=<ts>:<types>" lines for
+ *                                 tests/html/run.sh (types parsed back
+ *                                 from the txt map at that time)
+ *   test_render --big-html FILE   the same for a 1 M event capture
+ *
+ * Golden files are compared byte for byte; the HTML is checked for
+ * facts (self-contained, escaped, data complete) instead, as its bytes
+ * change with every edit of the page code.
+ */
+#include <ctype.h>
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../model.h"
+#include "../render.h"
+#include "test.h"
+
+static char golden_dir[4096];
+static bool update_golden;
+
+/* ---- building models ---- */
+
+#define PPB 512			/* pages per block, pageblock_order 9 */
+#define SEC 1000000000ULL
+
+static void feed(struct fv_model *m, const struct fv_event *ev)
+{
+	if (fv_model_apply(m, ev)) {
+		fprintf(stderr, "fv_model_apply failed\n");
+		exit(2);
+	}
+}
+
+static void state(struct fv_model *m, uint64_t ts, uint32_t seq, int nid,
+		  int zone, uint64_t pfn, int mt)
+{
+	struct fv_event ev = { .ts = ts, .kind = FV_EV_STATE };
+
+	ev.state.pfn = pfn;
+	ev.state.seq = seq;
+	ev.state.nid = nid;
+	ev.state.zone = zone;
+	ev.state.mt = mt;
+	ev.state.free_pages = (pfn / PPB) % 300;
+	ev.state.largest_order = (pfn / PPB) % 11 - 1;
+	feed(m, &ev);
+}
+
+static void flip(struct fv_model *m, uint64_t ts, int nid, int zone,
+		 uint64_t pfn, int old_mt, int new_mt, int reason)
+{
+	struct fv_event ev = { .ts = ts, .kind = FV_EV_FLIP };
+
+	ev.flip.pfn = pfn;
+	ev.flip.nid = nid;
+	ev.flip.zone = zone;
+	ev.flip.old_mt = old_mt;
+	ev.flip.new_mt = new_mt;
+	ev.flip.reason = reason;
+	feed(m, &ev);
+}
+
+static void steal(struct fv_model *m, uint64_t ts, int nid, int zone,
+		  uint64_t pfn, int alloc_mt, int block_mt, bool claimed)
+{
+	struct fv_event ev = { .ts = ts, .kind = FV_EV_STEAL };
+
+	ev.steal.pfn = pfn + 8;
+	ev.steal.block_pfn = pfn;
+	ev.steal.nid = nid;
+	ev.steal.zone = zone;
+	ev.steal.order = 0;
+	ev.steal.fallback_order = 3;
+	ev.steal.alloc_mt = alloc_mt;
+	ev.steal.block_mt = block_mt;
+	ev.steal.claimed = claimed;
+	feed(m, &ev);
+}
+
+static void migrate(struct fv_model *m, uint64_t ts, uint64_t src, int result)
+{
+	struct fv_event ev = { .ts = ts, .kind = FV_EV_MIGRATE };
+
+	ev.migrate.src_pfn = src;
+	ev.migrate.dst_pfn = src + 0x40000;
+	ev.migrate.result = result;
+	ev.migrate.mode = FV_MODE_ASYNC;
+	ev.migrate.reason = FV_MR_COMPACTION;
+	ev.migrate.src_mt = FV_MT_MOVABLE;
+	ev.migrate.dst_mt = FV_MT_MOVABLE;
+	feed(m, &ev);
+}
+
+static void drain(struct fv_model *m, uint64_t ts, int nid, int zone)
+{
+	struct fv_event ev = { .ts = ts, .kind = FV_EV_DRAIN };
+
+	ev.drain.nid = nid;
+	ev.drain.zone = zone;
+	ev.drain.nr[1] = 31;
+	ev.drain.total = 31;
+	ev.drain.reason = FV_DRAIN_VMSTAT;
+	feed(m, &ev);
+}
+
+/* Initial type of block k of a zone: mostly Movable, a pattern of others. */
+static int pattern_mt(int zone, unsigned int k)
+{
+	if (zone == FV_ZONE_DMA)
+		return k < 2 ? FV_MT_UNMOVABLE : FV_MT_MOVABLE;
+	if (k % 11 == 3)
+		return FV_MT_UNMOVABLE;
+	if (k % 13 == 5)
+		return FV_MT_RECLAIMABLE;
+	if (zone == FV_ZONE_DMA32 && k >= 32 && k < 36)
+		return FV_MT_CMA;
+	if (k == 20)
+		return FV_MT_HIGHATOMIC;
+	return FV_MT_MOVABLE;
+}
+
+/*
+ * The fixture: node 0 DMA (8 blocks) and DMA32 (40), node 1 Normal (24,
+ * with a hole), a baseline snapshot, steals that claim blocks, flips of
+ * every kind, drains, migrations, a block that appears by an init flip
+ * (unknown before it), and a final snapshot.
+ */
+#define FIX_T0		(5 * SEC)
+#define FIX_MID		(5 * SEC + 500000000ULL)
+#define FIX_END		(6 * SEC)
+#define N0_DMA32	0x1000ULL
+#define N1_NORMAL	0x100000ULL
+
+static void build_fixture(struct fv_model *m)
+{
+	uint64_t ts = FIX_T0;
+
+	fv_model_init(m);
+	for (unsigned int k = 0; k < 8; k++)
+		state(m, ts, 1, 0, FV_ZONE_DMA, k * PPB, pattern_mt(FV_ZONE_DMA, k));
+	for (unsigned int k = 0; k < 40; k++)
+		state(m, ts, 1, 0, FV_ZONE_DMA32, N0_DMA32 + k * PPB,
+		      pattern_mt(FV_ZONE_DMA32, k));
+	for (unsigned int k = 0; k < 26; k++) {
+		if (k == 10 || k == 11)		/* a hole in node 1 */
+			continue;
+		state(m, ts, 1, 1, FV_ZONE_NORMAL, N1_NORMAL + k * PPB,
+		      pattern_mt(FV_ZONE_NORMAL, k));
+	}
+
+	/* Unmovable allocations fall back to Movable blocks and claim some */
+	for (unsigned int k = 0; k < 6; k++) {
+		uint64_t pfn = N0_DMA32 + (5 + 4 * k) * PPB;
+
+		ts += 20000000;
+		steal(m, ts, 0, FV_ZONE_DMA32, pfn, FV_MT_UNMOVABLE,
+		      FV_MT_MOVABLE, k % 2 == 0);
+		if (k % 2 == 0)
+			flip(m, ts, 0, FV_ZONE_DMA32, pfn, FV_MT_MOVABLE,
+			     FV_MT_UNMOVABLE, FV_FLIP_STEAL);
+		drain(m, ts + 1000, 0, FV_ZONE_DMA32);
+	}
+	/* by FIX_MID (5.5 s): compaction moves pages, an isolation */
+	ts = FIX_MID - 100000000;
+	for (unsigned int k = 0; k < 5; k++)
+		migrate(m, ts + k * 1000, N1_NORMAL + 7 * PPB + k, k == 4 ? -16 : 0);
+	flip(m, ts + 10000, 1, FV_ZONE_NORMAL, N1_NORMAL + 2 * PPB,
+	     FV_MT_MOVABLE, FV_MT_ISOLATE, FV_FLIP_ISOLATE);
+	flip(m, FIX_MID, 1, FV_ZONE_NORMAL, N1_NORMAL + 20 * PPB,
+	     FV_MT_HIGHATOMIC, FV_MT_MOVABLE, FV_FLIP_HIGHATOMIC_UNRESERVE);
+	/* after the middle: unisolate, a reserve, hot-added block appears */
+	flip(m, FIX_MID + 1, 1, FV_ZONE_NORMAL, N1_NORMAL + 2 * PPB,
+	     FV_MT_ISOLATE, FV_MT_MOVABLE, FV_FLIP_UNISOLATE);
+	flip(m, FIX_MID + 200000000, 0, FV_ZONE_DMA32, N0_DMA32 + 9 * PPB,
+	     FV_MT_MOVABLE, FV_MT_HIGHATOMIC, FV_FLIP_HIGHATOMIC_RESERVE);
+	flip(m, FIX_MID + 300000000, 1, FV_ZONE_NORMAL, N1_NORMAL + 26 * PPB,
+	     FV_MT_UNKNOWN, FV_MT_MOVABLE, FV_FLIP_INIT);
+	steal(m, FIX_MID + 300000001, 1, FV_ZONE_NORMAL, N1_NORMAL + 3 * PPB,
+	      FV_MT_RECLAIMABLE, FV_MT_MOVABLE, false);
+	/* final snapshot */
+	for (size_t i = 0; i < m->nr_blocks; i++)
+		state(m, FIX_END, 2, m->blocks[i].nid, m->blocks[i].zone,
+		      m->blocks[i].pfn, m->blocks[i].mt);
+	fv_model_finish(m);
+}
+
+/* ~1 M events on 4096 blocks, ~100k flips: the HTML must stay usable. */
+static void build_big(struct fv_model *m)
+{
+	uint64_t ts = 10 * SEC, seed = 42;
+	const size_t nb = 4096, nev = 1000000;
+	uint8_t *cur = malloc(nb);
+
+	fv_model_init(m);
+	for (size_t k = 0; k < nb; k++) {
+		int zone = k < 1024 ? FV_ZONE_DMA32 : FV_ZONE_NORMAL;
+
+		cur[k] = pattern_mt(zone, k);
+		state(m, ts, 1, 0, zone, 0x1000 + k * PPB, cur[k]);
+	}
+	for (size_t e = 0; e < nev; e++) {
+		size_t k;
+		int zone;
+
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		k = (seed >> 33) % nb;
+		zone = k < 1024 ? FV_ZONE_DMA32 : FV_ZONE_NORMAL;
+		ts += 60000 + (seed >> 50) % 1000;	/* ~60 s in all */
+		switch ((seed >> 20) % 10) {
+		case 0: {
+			int to = (seed >> 40) % 3;
+
+			flip(m, ts, 0, zone, 0x1000 + k * PPB, cur[k], to,
+			     FV_FLIP_STEAL);
+			cur[k] = to;
+			break;
+		}
+		case 1: case 2: case 3:
+			steal(m, ts, 0, zone, 0x1000 + k * PPB, FV_MT_UNMOVABLE,
+			      cur[k], false);
+			break;
+		case 4: case 5: case 6:
+			migrate(m, ts, 0x1000 + k * PPB + 5, (seed >> 45) % 8 ? 0 : -11);
+			break;
+		default:
+			drain(m, ts, 0, zone);
+		}
+	}
+	free(cur);
+	fv_model_finish(m);
+}
+
+/* ---- running renderers into memory ---- */
+
+static char *render(int (*fn)(FILE *, const struct fv_model *,
+			      const struct map_opts *),
+		    const struct fv_model *m, const struct map_opts *o,
+		    int *ret)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	*ret = fn(f, m, o);
+	fclose(f);
+	return buf;
+}
+
+static struct map_opts opts(void)
+{
+	return (struct map_opts){ .zone_nid = -1, .zone_type = -1,
+				  .width = 80, .title = "fixture.dat" };
+}
+
+static char *read_file(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = malloc(n + 1);
+	if (fread(buf, 1, n, f) != (size_t)n)
+		n = 0;
+	buf[n] = 0;
+	fclose(f);
+	return buf;
+}
+
+/* Compares text with golden/name, or rewrites it under UPDATE_GOLDEN=1. */
+static void check_golden(const char *name, const char *text)
+{
+	char path[4200];
+	char *want;
+
+	snprintf(path, sizeof(path), "%s/%s", golden_dir, name);
+	if (update_golden) {
+		FILE *f = fopen(path, "w");
+
+		CHECK(f && fputs(text, f) >= 0 && fclose(f) == 0);
+		return;
+	}
+	want = read_file(path);
+	if (!want) {
+		fprintf(stderr, "  missing golden file %s (UPDATE_GOLDEN=1 writes it)\n",
+			path);
+		t_failed_now = 1;
+		return;
+	}
+	if (strcmp(want, text)) {
+		size_t i = 0;
+
+		while (want[i] && want[i] == text[i])
+			i++;
+		fprintf(stderr, "  %s differs at byte %zu (UPDATE_GOLDEN=1 "
+			"to accept)\n", path, i);
+		t_failed_now = 1;
+	}
+	free(want);
+}
+
+static size_t count_str(const char *s, const char *needle)
+{
+	size_t n = 0;
+
+	for (s = strstr(s, needle); s; s = strstr(s + 1, needle))
+		n++;
+	return n;
+}
+
+/*
+ * Letters of the txt map (rows "  0x<pfn> <cells>") as type digits,
+ * lowercase marks ignored: what `fragview map --format txt` shows.
+ */
+static size_t txt_types(const char *txt, char *out, size_t max)
+{
+	size_t n = 0;
+
+	for (const char *l = txt; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		const char *p;
+
+		if (strncmp(l, "  0x", 4))
+			continue;
+		p = strchr(l + 4, ' ');
+		for (p++; *p && *p != '\n'; p++) {
+			const char *hit = strchr("UMRHCI?", toupper((unsigned char)*p));
+
+			if (*p == ' ' || !hit)
+				continue;
+			if (n < max)
+				out[n] = '0' + (hit - "UMRHCI?");
+			n++;
+		}
+	}
+	if (n < max)
+		out[n] = 0;
+	return n;
+}
+
+/* ---- a small XML well-formedness check for the SVG ---- */
+
+static bool xml_entity(const char **s)
+{
+	const char *p = *s + 1;
+
+	if (*p == '#') {
+		p++;
+		if (*p == 'x')
+			p++;
+		if (!isxdigit((unsigned char)*p))
+			return false;
+		while (isxdigit((unsigned char)*p))
+			p++;
+	} else {
+		if (!isalpha((unsigned char)*p))
+			return false;
+		while (isalpha((unsigned char)*p))
+			p++;
+	}
+	if (*p != ';')
+		return false;
+	*s = p;
+	return true;
+}
+
+static bool xml_well_formed(const char *s, const char **where)
+{
+	char stack[64][32];
+	int depth = 0, roots = 0;
+
+	for (; *s; s++) {
+		char name[32];
+		size_t n = 0;
+		bool close;
+
+		*where = s;
+		if (*s == '&' && !xml_entity(&s))
+			return false;
+		if (*s != '<')
+			continue;
+		if (!strncmp(s, "<?", 2) || !strncmp(s, "<!--", 4)) {
+			s = strstr(s, s[1] == '?' ? "?>" : "-->");
+			if (!s)
+				return false;
+			continue;
+		}
+		close = s[1] == '/';
+		s += close ? 2 : 1;
+		while (isalnum((unsigned char)*s) || strchr(":_-", *s))
+			if (n < sizeof(name) - 1)
+				name[n++] = *s++;
+			else
+				return false;
+		name[n] = 0;
+		if (!n)
+			return false;
+		if (close) {
+			if (!depth || strcmp(stack[--depth], name) || *s != '>')
+				return false;
+			continue;
+		}
+		for (;;) {		/* attributes */
+			while (isspace((unsigned char)*s))
+				s++;
+			if (*s == '>' || (s[0] == '/' && s[1] == '>'))
+				break;
+			if (!isalpha((unsigned char)*s))
+				return false;
+			while (isalnum((unsigned char)*s) || strchr(":_-", *s))
+				s++;
+			if (s[0] != '=' || s[1] != '"')
+				return false;
+			for (s += 2; *s != '"'; s++)
+				if (!*s || *s == '<' || (*s == '&' && !xml_entity(&s)))
+					return false;
+			s++;
+		}
+		if (*s == '/') {
+			s++;
+			roots += !depth;
+			continue;
+		}
+		if (depth == 64)
+			return false;
+		roots += !depth;
+		strcpy(stack[depth++], name);
+	}
+	return depth == 0 && roots == 1;
+}
+
+/* ---- tests ---- */
+
+static struct fv_model fix;
+
+static void txt_final(void)
+{
+	struct map_opts o = opts();
+	int ret;
+	char *t = render(render_map_txt, &fix, &o, &ret);
+	char types[256];
+
+	CHECK_EQ(ret, 0);
+	check_golden("map.txt", t);
+	/* one cell per block, and no escape sequences */
+	CHECK_EQ(txt_types(t, types, sizeof(types)), fix.nr_blocks);
+	CHECK(!strchr(t, '\033'));
+	for (size_t i = 0; i < fix.nr_blocks; i++)
+		CHECK_EQ(types[i] - '0', fix.blocks[i].mt);
+	free(t);
+}
+
+static void txt_at_times(void)
+{
+	const uint64_t times[] = { FIX_T0, FIX_MID, FIX_MID + 1, FIX_END };
+	uint8_t want[256];
+	char types[256];
+
+	for (size_t k = 0; k < sizeof(times) / sizeof(times[0]); k++) {
+		struct map_opts o = opts();
+		int ret;
+		char *t;
+
+		o.have_at = true;
+		o.at_ts = times[k];
+		t = render(render_map_txt, &fix, &o, &ret);
+		CHECK_EQ(ret, 0);
+		CHECK_EQ(txt_types(t, types, sizeof(types)), fix.nr_blocks);
+		fv_model_types_at(&fix, times[k], want);
+		for (size_t i = 0; i < fix.nr_blocks; i++)
+			CHECK_EQ(types[i] - '0', want[i] < FV_MT_NR ? want[i] : FV_MT_UNKNOWN);
+		if (times[k] == FIX_MID)
+			check_golden("map-at-mid.txt", t);
+		free(t);
+	}
+}
+
+static void txt_zone_filter_and_width(void)
+{
+	struct map_opts o = opts();
+	int ret;
+	char *t;
+
+	o.zone_nid = 1;
+	o.zone_type = FV_ZONE_NORMAL;
+	o.width = 40;
+	t = render(render_map_txt, &fix, &o, &ret);
+	CHECK_EQ(ret, 0);
+	check_golden("map-node1-normal-w40.txt", t);
+	CHECK(strstr(t, "node 1 zone Normal"));
+	CHECK(!strstr(t, "zone DMA"));
+	for (const char *l = t; *l; l = strchr(l, '\n') + 1) {
+		CHECK((size_t)(strchr(l, '\n') - l) <= 40 || strncmp(l, "  0x", 4));
+		if (!strchr(l, '\n')[1])
+			break;
+	}
+	free(t);
+	/* a filter matching nothing is an error, not an empty map */
+	o.zone_nid = 7;
+	t = render(render_map_txt, &fix, &o, &ret);
+	CHECK_EQ(ret, -1);
+	free(t);
+}
+
+static void txt_empty_model(void)
+{
+	struct fv_model m;
+	struct map_opts o = opts();
+	int ret;
+	char *t;
+
+	fv_model_init(&m);
+	fv_model_finish(&m);
+	t = render(render_map_txt, &m, &o, &ret);
+	CHECK_EQ(ret, 0);
+	CHECK(strstr(t, "no pageblocks"));
+	free(t);
+	t = render(render_map_svg, &m, &o, &ret);
+	CHECK_EQ(ret, 0);
+	free(t);
+	t = render(render_map_html, &m, &o, &ret);
+	CHECK_EQ(ret, 0);
+	CHECK(strstr(t, "data-blocks=\"0\""));
+	free(t);
+	fv_model_free(&m);
+}
+
+static void ansi_colours(void)
+{
+	struct map_opts o = opts();
+	int ret;
+	char *t;
+
+	setenv("COLORTERM", "truecolor", 1);
+	t = render(render_map_ansi, &fix, &o, &ret);
+	CHECK_EQ(ret, 0);
+	check_golden("map-truecolor.ansi", t);
+	CHECK(strstr(t, "48;2;"));
+	free(t);
+	unsetenv("COLORTERM");
+	t = render(render_map_ansi, &fix, &o, &ret);
+	CHECK_EQ(ret, 0);
+	check_golden("map-256.ansi", t);
+	CHECK(strstr(t, "48;5;"));
+	CHECK(!strstr(t, "48;2;"));
+	/* stripped of escapes it is the txt map: readable without colour */
+	{
+		char *plain = render(render_map_txt, &fix, &o, &ret);
+		char *s = t, *d = t;
+
+		while (*s) {
+			if (*s == '\033') {
+				s = strchr(s, 'm') + 1;
+				continue;
+			}
+			*d++ = *s++;
+		}
+		*d = 0;
+		CHECK(!strcmp(t, plain));
+		free(plain);
+	}
+	free(t);
+}
+
+static void svg_map(void)
+{
+	struct map_opts o = opts();
+	const char *where = NULL;
+	int ret;
+	char *t;
+
+	o.title = "a <b>&\"c\"'.dat";
+	t = render(render_map_svg, &fix, &o, &ret);
+	CHECK_EQ(ret, 0);
+	check_golden("map.svg", t);
+	if (!xml_well_formed(t, &where)) {
+		fprintf(stderr, "  SVG not well-formed near: %.40s\n", where);
+		t_failed_now = 1;
+	}
+	CHECK_EQ(count_str(t, "><title>pfn 0x"), fix.nr_blocks);
+	CHECK(strstr(t, "a &lt;b&gt;&amp;&quot;c&quot;&#39;.dat"));
+	CHECK(!strstr(t, "<b>"));
+	/* marked blocks are outlined */
+	{
+		size_t marked = 0;
+
+		for (size_t i = 0; i < fix.nr_blocks; i++)
+			marked += fix.blocks[i].n.steals || fix.blocks[i].n.flips;
+		CHECK(marked > 0);
+		CHECK_EQ(count_str(t, "stroke=\"#1a1a1a\""), marked + 1);
+	}
+	free(t);
+}
+
+static void html_map(void)
+{
+	struct map_opts o = opts();
+	char want[64];
+	int ret;
+	char *t;
+
+	o.title = "x</script><script>alert(1)</script>&.dat";
+	t = render(render_map_html, &fix, &o, &ret);
+	CHECK_EQ(ret, 0);
+	/* self-contained: nothing to fetch */
+	CHECK(!strstr(t, "http://") && !strstr(t, "https://"));
+	CHECK(!strstr(t, "<link") && !strstr(t, " src=") && !strstr(t, "@import"));
+	/* the title cannot break out of <title> or the JSON <script> */
+	CHECK_EQ(count_str(t, "<script"), 3);
+	CHECK_EQ(count_str(t, "</script>"), 3);
+	CHECK(strstr(t, "<title>fragview: x&lt;/script&gt;&lt;script&gt;"));
+	snprintf(want, sizeof(want), "data-blocks=\"%zu\"", fix.nr_blocks);
+	CHECK(strstr(t, want));
+	/* every flip and block is in the data */
+	{
+		const char *fb = strstr(t, "\"flipB\":[");
+		const char *st = strstr(t, "\"start\":\"");
+
+		CHECK(fb && st);
+		if (fb && st) {
+			size_t commas = 0;
+
+			for (fb += 9; *fb != ']'; fb++)
+				commas += *fb == ',';
+			CHECK_EQ(commas + 1, fix.nr_flips);
+			CHECK_EQ(strchr(st + 9, '"') - (st + 9), fix.nr_blocks);
+		}
+	}
+	CHECK(strstr(t, "window.fragview"));
+	CHECK(strstr(t, "<canvas id=\"fv-map\""));
+	free(t);
+
+	/* the zone filter keeps only that zone's blocks and flips */
+	o.zone_nid = 0;
+	o.zone_type = FV_ZONE_DMA;
+	t = render(render_map_html, &fix, &o, &ret);
+	CHECK_EQ(ret, 0);
+	CHECK(strstr(t, "data-blocks=\"8\""));
+	CHECK(strstr(t, "\"flipB\":[]"));
+	free(t);
+}
+
+static void renderer_write_error(void)
+{
+	/* a stream that fails: the renderers return, the caller sees ferror */
+	struct map_opts o = opts();
+	FILE *f = fopen("/dev/full", "w");
+
+	if (!f) {
+		t_failed_now = 1;
+		return;
+	}
+	setvbuf(f, NULL, _IONBF, 0);
+	render_map_svg(f, &fix, &o);
+	CHECK(ferror(f));
+	fclose(f);
+}
+
+/* ---- HTML fixtures for tests/html/run.sh ---- */
+
+static int write_html(const char *path, struct fv_model *m,
+		      const uint64_t *times, size_t nt, const char *title)
+{
+	struct map_opts o = opts();
+	char *types = malloc(m->nr_blocks + 1);
+	FILE *f = fopen(path, "w");
+
+	o.title = title;
+	if (!f || !types || render_map_html(f, m, &o) || fclose(f)) {
+		fprintf(stderr, "test_render: cannot write %s\n", path);
+		return 1;
+	}
+	for (size_t k = 0; k < nt; k++) {
+		int ret;
+		char *t;
+
+		o.have_at = true;
+		o.at_ts = times[k];
+		t = render(render_map_txt, m, &o, &ret);
+		if (ret || txt_types(t, types, m->nr_blocks + 1) != m->nr_blocks)
+			return 1;
+		printf("exp=%llu:%s\n", (unsigned long long)times[k], types);
+		free(t);
+	}
+	free(types);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	char self[4096];
+
+	snprintf(self, sizeof(self), "%s", argv[0]);
+	snprintf(golden_dir, sizeof(golden_dir), "%s/golden", dirname(self));
+	update_golden = getenv("UPDATE_GOLDEN") && *getenv("UPDATE_GOLDEN") == '1';
+	unsetenv("COLORTERM");
+	build_fixture(&fix);
+
+	if (argc == 3 && !strcmp(argv[1], "--html")) {
+		const uint64_t times[] = { FIX_T0 - 1, FIX_T0 + 50000000, FIX_MID,
+					   FIX_MID + 1, FIX_END };
+
+		return write_html(argv[2], &fix, times, 5, "fixture <&> \"test\".dat");
+	}
+	if (argc == 3 && !strcmp(argv[1], "--big-html")) {
+		struct fv_model big;
+		uint64_t times[3];
+		int ret;
+
+		build_big(&big);
+		times[0] = big.first_ts + (big.last_ts - big.first_ts) / 3;
+		times[1] = big.flips[big.nr_flips / 2].ts;
+		times[2] = big.last_ts;
+		ret = write_html(argv[2], &big, times, 3, "synthetic 1M events");
+		fv_model_free(&big);
+		return ret;
+	}
+	if (argc != 1) {
+		fprintf(stderr, "usage: test_render [--html|--big-html FILE]\n");
+		return 2;
+	}
+	RUN(txt_final);
+	RUN(txt_at_times);
+	RUN(txt_zone_filter_and_width);
+	RUN(txt_empty_model);
+	RUN(ansi_colours);
+	RUN(svg_map);
+	RUN(html_map);
+	RUN(renderer_write_error);
+	fv_model_free(&fix);
+	printf("%d passed, %d failed\n", t_pass, t_fail);
+	return TEST_EXIT();
+}
