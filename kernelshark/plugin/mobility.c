@@ -450,6 +450,29 @@ static int lane_centre(int kind, int base_y, int height)
 	}
 }
 
+static const struct ksplot_color halo = { 0xff, 0xff, 0xff };
+
+/* A white rim first keeps a marker readable on any task colour. */
+static void draw_polygon(const struct ksplot_point *p, size_t n,
+			 const struct ksplot_color *col, float size, bool fill)
+{
+	ksplot_draw_polygon_contour(p, n, &halo, size + 2);
+	if (fill)
+		ksplot_draw_polygon(p, n, col, size);
+	else
+		ksplot_draw_polygon_contour(p, n, col, size);
+}
+
+/* A cross from the four corners in @p: both rims, then both strokes. */
+static void draw_cross(const struct ksplot_point *p,
+		       const struct ksplot_color *col, float size)
+{
+	ksplot_draw_line(&p[0], &p[1], &halo, size + 2);
+	ksplot_draw_line(&p[2], &p[3], &halo, size + 2);
+	ksplot_draw_line(&p[0], &p[1], col, size);
+	ksplot_draw_line(&p[2], &p[3], col, size);
+}
+
 /*
  * Draw one marker centred on column @x; called from the C++ shape object
  * while KernelShark paints, so plain OpenGL through libkshark-plot is fine.
@@ -473,32 +496,29 @@ void mobility_draw_mark(const struct mobility_mark *mark,
 		p[0] = (struct ksplot_point){ x - r, y - r };
 		p[1] = (struct ksplot_point){ x + r, y - r };
 		p[2] = (struct ksplot_point){ x, y + r };
-		if (mark->kind == MOB_MARK_STEAL_CLAIMED)
-			ksplot_draw_polygon(p, 3, &col, size);
-		else
-			ksplot_draw_polygon_contour(p, 3, &col, size);
+		draw_polygon(p, 3, &col, size,
+			     mark->kind == MOB_MARK_STEAL_CLAIMED);
 		break;
 	case MOB_MARK_FLIP:
 		p[0] = (struct ksplot_point){ x, y - r };
 		p[1] = (struct ksplot_point){ x + r, y };
 		p[2] = (struct ksplot_point){ x, y + r };
 		p[3] = (struct ksplot_point){ x - r, y };
-		ksplot_draw_polygon(p, 4, &col, size);
+		draw_polygon(p, 4, &col, size, true);
 		break;
 	case MOB_MARK_DRAIN:
 		p[0] = (struct ksplot_point){ x - r, y - r };
 		p[1] = (struct ksplot_point){ x + r, y - r };
 		p[2] = (struct ksplot_point){ x + r, y + r };
 		p[3] = (struct ksplot_point){ x - r, y + r };
-		ksplot_draw_polygon_contour(p, 4, &col, size);
+		draw_polygon(p, 4, &col, size, false);
 		break;
 	case MOB_MARK_MIGRATE_FAIL:
 		p[0] = (struct ksplot_point){ x - r, y - r };
 		p[1] = (struct ksplot_point){ x + r, y + r };
 		p[2] = (struct ksplot_point){ x - r, y + r };
 		p[3] = (struct ksplot_point){ x + r, y - r };
-		ksplot_draw_line(&p[0], &p[1], &col, size + 1);
-		ksplot_draw_line(&p[2], &p[3], &col, size + 1);
+		draw_cross(p, &col, size + 1);
 		break;
 	}
 }
