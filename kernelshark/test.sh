@@ -83,9 +83,11 @@ report_value() {	# report_value NAME "event pcp_drain" count|stored|drawn
 
 # --- synthetic capture: content known exactly ------------------------------
 syn=$work/synthetic
-rm -rf "$syn" "$syn-broken"
+rm -rf "$syn" "$syn-broken" "$syn-plain"
 if python3 "$here/tests/mkfixture.py" "$syn" >"$work/mkfixture.log" 2>&1 &&
    python3 "$here/tests/mkfixture.py" --broken "$syn-broken" \
+	>>"$work/mkfixture.log" 2>&1 &&
+   python3 "$here/tests/mkfixture.py" --no-mobility "$syn-plain" \
 	>>"$work/mkfixture.log" 2>&1; then
 	ok "synthetic captures written by trace-cmd restore"
 else
@@ -150,6 +152,19 @@ if [ -f "$work/synthetic.png" ]; then
 else
 	not_ok "synthetic: no screenshot taken"
 fi
+
+# --- a capture from an unpatched kernel: declined, nothing breaks ---------
+cap=$syn-plain/synthetic.dat
+"$decode" "$cap" >"$work/decode-plain.txt" 2>&1
+rc=$?
+check "no-mobility capture: ks-decode exits 2 with one clear line" \
+	bash -c "[ $rc -eq 2 ] && [ \$(wc -l <'$work/decode-plain.txt') -eq 1 ] &&
+		 grep -q 'no mobility events' '$work/decode-plain.txt'"
+gui plain "$cap" "$work/plain.png"
+check "no-mobility capture: KernelShark stays up" \
+	grep -q 'alive=yes' "$work/shot-plain.log"
+check "no-mobility capture: plugin declines with a message" \
+	grep -q "mobility: no mobility events in $cap" "$work/gui-plain.log"
 
 # --- real captures from the guest ------------------------------------------
 shot_done=no

@@ -215,7 +215,7 @@ static const kshark_plugin_event_handler_func handlers[MOB_EV_NR] = {
 	[MOB_EV_STATE]		= on_state,
 };
 
-static void write_report(struct mobility_context *ctx)
+static void write_report(struct mobility_context *ctx, const char *status)
 {
 	const char *path = getenv("MOBILITY_PLUGIN_REPORT");
 	FILE *f;
@@ -226,7 +226,8 @@ static void write_report(struct mobility_context *ctx)
 	f = fopen(path, "w");
 	if (!f)
 		return;
-	fprintf(f, "file %s\n", ctx->file ? ctx->file : "?");
+	fprintf(f, "status %s\nfile %s\n", status,
+		ctx->file ? ctx->file : "?");
 	for (i = 0; i < MOB_EV_NR; i++)
 		fprintf(f, "event %s id %d count %lu\n", event_names[i],
 			ctx->event_id[i], ctx->n_events[i]);
@@ -308,7 +309,7 @@ int KSHARK_PLOT_PLUGIN_INITIALIZER(struct kshark_data_stream *stream)
 	if (!ctx->file || !ctx->marks || !lookup_events(stream, ctx)) {
 		fprintf(stderr, "mobility: no mobility events in %s\n",
 			stream->file);
-		write_report(ctx);
+		write_report(ctx, "declined");
 		__close(stream->stream_id);
 		return 0;
 	}
@@ -321,7 +322,7 @@ int KSHARK_PLOT_PLUGIN_INITIALIZER(struct kshark_data_stream *stream)
 	kshark_register_draw_handler(stream, mobility_draw);
 
 	fprintf(stderr, "mobility: plugin loaded for %s\n", stream->file);
-	write_report(ctx);
+	write_report(ctx, "loaded");
 	return 1;
 }
 
@@ -433,7 +434,7 @@ void mobility_count_drawn(struct mobility_context *ctx,
 
 	for (i = 0; i < n; i++)
 		ctx->n_drawn[marks[i].kind]++;
-	write_report(ctx);
+	write_report(ctx, "drawn");
 }
 
 /* The graph is split in three lanes: steals on top, flips, then the rest. */

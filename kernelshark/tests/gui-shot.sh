@@ -3,7 +3,7 @@
 #
 # gui-shot.sh PLUGIN CAPTURE PNG REPORT LOG - run inside an X server (the
 # test wraps it in xvfb-run): open CAPTURE in KernelShark with PLUGIN, wait
-# until the plugin reports markers drawn (or the capture has none), save a
+# until the plugin reports markers drawn (or declines the capture), save a
 # screenshot of the screen to PNG, and close KernelShark again.
 # KernelShark's stdout/stderr go to LOG, the plugin's account to REPORT.
 set -u
@@ -30,8 +30,7 @@ for _ in $(seq 180); do
 		drawn=yes
 		break
 	fi
-	grep -q 'Loading' "$log" && [ -s "$report" ] &&
-		! grep -q '^mark' "$report" && break
+	grep -q '^status declined' "$report" 2>/dev/null && break
 	sleep 0.5
 done
 sleep 3		# let the table and the second paint settle

@@ -8,10 +8,12 @@ directory (event formats per tracepoints/README.md, with the symbolic
 tables a kernel would print) and raw ring-buffer pages for two CPUs, then
 let `trace-cmd restore` assemble a genuine trace.dat from them.
 
-Usage: mkfixture.py [--broken] OUTDIR      -> OUTDIR/synthetic.dat
+Usage: mkfixture.py [--broken|--no-mobility] OUTDIR  -> OUTDIR/synthetic.dat
   --broken  print migrate_folio.result with negative keys (which
             libtraceevent cannot match) and pcp_drain.reason as a number:
             the decode check must reject this capture.
+  --no-mobility  only ftrace:print events: a capture from a kernel
+            without our patches, which the plugin must decline politely.
 """
 import os
 import struct
@@ -272,13 +274,28 @@ def break_formats():
     EVENTS = fixed
 
 
+def print_workload():
+    """Plain trace_printk-style records, one per 10 ms on CPU 0."""
+    cpu0 = []
+    for i in range(20):
+        text = b"tick %d\n\0" % i
+        cpu0.append((1_000_000_000 + i * 10_000_000,
+                     struct.pack("<HBBiQ", 5, 0, 0, 1, 0) + text))
+    return cpu0, []
+
+
 def main():
     args = sys.argv[1:]
+    events = workload
     if args[:1] == ["--broken"]:
         break_formats()
         args = args[1:]
+    elif args[:1] == ["--no-mobility"]:
+        events = print_workload
+        args = args[1:]
     if len(args) != 1:
-        sys.stderr.write("usage: mkfixture.py [--broken] OUTDIR\n")
+        sys.stderr.write("usage: mkfixture.py [--broken|--no-mobility] "
+                         "OUTDIR\n")
         return 2
     out = os.path.abspath(args[0])
     tdir = os.path.join(out, "tracefs")
@@ -293,7 +310,8 @@ def main():
               "w") as f:
         f.write(FTRACE_PRINT)
     for name, evid, fields, fmt in EVENTS:
-        write_format(tdir, name, evid, fields, fmt)
+        if events is workload:
+            write_format(tdir, name, evid, fields, fmt)
     with open(os.path.join(tdir, "saved_cmdlines"), "w") as f:
         f.write("1 init\n200 stress-alloc\n201 stress-alloc\n"
                 "202 stress-alloc\n300 kcompactd0\n400 migrate-test\n")
@@ -301,10 +319,10 @@ def main():
         f.write("ffffffff81234560 T steal_suitable_fallback\n")
 
     cpus = []
-    for n, events in enumerate(workload()):
+    for n, records in enumerate(events()):
         path = os.path.join(out, "cpu%d.raw" % n)
         with open(path, "wb") as f:
-            f.write(cpu_pages(events))
+            f.write(cpu_pages(records))
         cpus.append(path)
 
     head = os.path.join(out, "head.dat")
