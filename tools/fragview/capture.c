@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-2.0
+/* capture.c - a capture file into the model (and statistics). */
+#include "capture.h"
+#include "stats.h"
+#include "util.h"
+
+struct loader {
+	struct fv_model *m;
+	struct fv_stats *s;
+};
+
+static int on_event(const struct fv_event *ev, void *ctx)
+{
+	struct loader *l = ctx;
+	struct fv_event e;
+
+	if (ev->kind == FV_EV_EXTFRAG) {
+		/* the stock event names a page; the block is ours to derive */
+		e = *ev;
+		e.steal.block_pfn = fv_block_start(l->m, e.steal.pfn);
+		ev = &e;
+	}
+	if (fv_model_apply(l->m, ev))
+		return -1;
+	if (l->s)
+		fv_stats_apply(l->s, ev);
+	return 0;
+}
+
+int load_capture(const char *path, struct fv_model *m, struct fv_stats *s,
+		 enum capture_need need, struct fv_trace_info *info)
+{
+	struct loader l = { .m = m, .s = s };
+	bool mobility = false, stock;
+
+	if (fv_trace_read(path, info, on_event, &l))
+		return -1;
+	fv_model_finish(m);
+	if (s)
+		fv_stats_finish(s, m);
+
+	for (int k = FV_EV_STATE; k <= FV_EV_MIGRATE; k++)
+		mobility |= info->have[k];
+	stock = info->have[FV_EV_EXTFRAG] || info->have[FV_EV_MIGRATE_SUM];
+	if (!mobility && !stock) {
+		warn("%s: no mobility or kmem/migrate events in this capture", path);
+		return -1;
+	}
+	if (info->nr_missed)
+		warn("%s: the ring buffer overran %llu times: events were lost, replay may be inexact",
+		     path, (unsigned long long)info->nr_missed);
+	if (info->nr_bad)
+		warn("%s: %llu records too short for their event format were skipped",
+		     path, (unsigned long long)info->nr_bad);
+	if (!mobility) {
+		if (need != NEED_ANY) {
+			warn("%s: stock-kernel capture (kmem/migrate events only): map and check need the mobility events of the patched kernel",
+			     path);
+			return -1;
+		}
+		warn("%s: stock-kernel capture: steals lack zone and claim details, no flips, drains or per-page migrations; map and check need the patched kernel",
+		     path);
+		return 0;
+	}
+	if (need >= NEED_SNAPSHOT && !m->have_baseline) {
+		warn("%s: no mobility:pageblock_state snapshot in this capture: nothing to draw the map from",
+		     path);
+		return -1;
+	}
+	if (need == NEED_TWO_SNAPSHOTS && m->nr_snapshots < 2) {
+		warn("%s: check needs two pageblock_state snapshots, the capture has %u",
+		     path, m->nr_snapshots);
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0
+/* dump.c - the debugfs pageblock dump as FV_EV_STATE events. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dump.h"
+
+#define MAX_TOKENS 12
+#define MAX_ORDER_SEEN 20	/* generous: MAX_ORDER is 11 on x86 in 6.1 */
+
+struct parser {
+	const char *name;
+	unsigned long line;
+	char *err;
+	size_t errlen;
+	bool have_zone;
+	int32_t nid;
+	uint8_t zone;
+	uint64_t start_pfn, nr_blocks, seen;
+	uint64_t last_pfn;
+};
+
+static int fail(struct parser *p, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	n = snprintf(p->err, p->errlen, "%s:%lu: ", p->name, p->line);
+	if (n < 0 || (size_t)n >= p->errlen)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(p->err + n, p->errlen - n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Whole token as an unsigned number (decimal or 0x hex), no sign. */
+static bool parse_u64(const char *tok, uint64_t *v)
+{
+	char *end;
+
+	if (!*tok || *tok == '-' || *tok == '+')
+		return false;
+	errno = 0;
+	*v = strtoull(tok, &end, 0);
+	return !errno && !*end;
+}
+
+static bool parse_s64(const char *tok, int64_t *v)
+{
+	char *end;
+
+	if (!*tok)
+		return false;
+	errno = 0;
+	*v = strtoll(tok, &end, 10);
+	return !errno && !*end;
+}
+
+static int split(char *s, char **tok)
+{
+	int n = 0;
+
+	for (char *t = strtok(s, " \t\r\n"); t; t = strtok(NULL, " \t\r\n")) {
+		if (n == MAX_TOKENS)
+			return n + 1;
+		tok[n++] = t;
+	}
+	return n;
+}
+
+static int end_zone(struct parser *p)
+{
+	if (p->have_zone && p->seen != p->nr_blocks)
+		return fail(p, "zone %s of node %d: header says %llu blocks, found %llu",
+			    fv_zone_name(p->zone), p->nid,
+			    (unsigned long long)p->nr_blocks,
+			    (unsigned long long)p->seen);
+	return 0;
+}
+
+static int zone_header(struct parser *p, struct fv_dump *d, char **tok, int n)
+{
+	uint64_t nid, start, nr, order;
+
+	if (n != 10 || strcmp(tok[2], "zone") || strcmp(tok[4], "start_pfn") ||
+	    strcmp(tok[6], "nr_blocks") || strcmp(tok[8], "pageblock_order"))
+		return fail(p, "expected 'node N zone NAME start_pfn PFN nr_blocks K pageblock_order P'");
+	if (!parse_u64(tok[1], &nid) || nid > INT32_MAX)
+		return fail(p, "bad node number '%s'", tok[1]);
+	if (fv_zone_parse(tok[3]) == FV_ZONE_UNKNOWN)
+		return fail(p, "unknown zone '%s'", tok[3]);
+	if (!parse_u64(tok[5], &start))
+		return fail(p, "bad start_pfn '%s'", tok[5]);
+	if (!parse_u64(tok[7], &nr))
+		return fail(p, "bad nr_blocks '%s'", tok[7]);
+	if (!parse_u64(tok[9], &order) || order < 1 || order > MAX_ORDER_SEEN)
+		return fail(p, "bad pageblock_order '%s'", tok[9]);
+	if (d->pageblock_order && d->pageblock_order != order)
+		return fail(p, "pageblock_order %llu differs from %u above",
+			    (unsigned long long)order, d->pageblock_order);
+	if (end_zone(p))
+		return -1;
+	d->pageblock_order = order;
+	p->have_zone = true;
+	p->nid = nid;
+	p->zone = fv_zone_parse(tok[3]);
+	p->start_pfn = start;
+	p->nr_blocks = nr;
+	p->seen = 0;
+	return 0;
+}
+
+static int block_line(struct parser *p, struct fv_dump *d, char **tok, int n)
+{
+	uint64_t pfn, free_pages;
+	int64_t largest;
+	enum fv_mt mt;
+	struct fv_event *e;
+
+	if (!p->have_zone)
+		return fail(p, "block line before any 'node N zone NAME ...' header");
+	if (n != 4)
+		return fail(p, "expected 'PFN TYPE FREE_PAGES LARGEST_ORDER'");
+	if (!parse_u64(tok[0], &pfn))
+		return fail(p, "bad pfn '%s'", tok[0]);
+	if (pfn & ((1ULL << d->pageblock_order) - 1))
+		return fail(p, "pfn %s is not pageblock aligned", tok[0]);
+	if (pfn < p->start_pfn)
+		return fail(p, "pfn %s below the zone's start_pfn", tok[0]);
+	if (p->seen && pfn <= p->last_pfn)
+		return fail(p, "pfn %s not above the previous block's", tok[0]);
+	mt = fv_mt_parse(tok[1]);
+	if (mt == FV_MT_UNKNOWN)
+		return fail(p, "unknown migratetype '%s'", tok[1]);
+	if (!parse_u64(tok[2], &free_pages) ||
+	    free_pages > (1ULL << d->pageblock_order))
+		return fail(p, "bad free page count '%s'", tok[2]);
+	if (!parse_s64(tok[3], &largest) || largest < -1 ||
+	    largest > MAX_ORDER_SEEN)
+		return fail(p, "bad largest order '%s'", tok[3]);
+	if ((largest < 0) != (free_pages == 0) ||
+	    (largest >= 0 && free_pages < (1ULL << largest) &&
+	     largest <= (int64_t)d->pageblock_order))
+		return fail(p, "largest order %s does not fit %s free pages",
+			    tok[3], tok[2]);
+	if (d->nr == d->cap) {
+		size_t cap = d->cap ? d->cap * 2 : 256;
+		void *q = realloc(d->ev, cap * sizeof(*d->ev));
+
+		if (!q)
+			return fail(p, "out of memory");
+		d->ev = q;
+		d->cap = cap;
+	}
+	e = &d->ev[d->nr++];
+	memset(e, 0, sizeof(*e));
+	e->kind = FV_EV_STATE;
+	e->cpu = -1;
+	e->state.pfn = pfn;
+	e->state.seq = 1;
+	e->state.free_pages = free_pages;
+	e->state.nid = p->nid;
+	e->state.zone = p->zone;
+	e->state.mt = mt;
+	e->state.largest_order = largest;
+	p->seen++;
+	p->last_pfn = pfn;
+	return 0;
+}
+
+int fv_dump_parse(FILE *f, const char *name, struct fv_dump *d,
+		  char *err, size_t errlen)
+{
+	struct parser p = { .name = name, .err = err, .errlen = errlen };
+	char *line = NULL, *tok[MAX_TOKENS];
+	size_t cap = 0;
+	ssize_t len;
+	int ret = 0;
+
+	memset(d, 0, sizeof(*d));
+	while (!ret && (len = getline(&line, &cap, f)) >= 0) {
+		int n;
+
+		p.line++;
+		if (memchr(line, '\0', len)) {
+			ret = fail(&p, "binary data (NUL byte)");
+			break;
+		}
+		n = split(line, tok);
+		if (!n || tok[0][0] == '#')
+			continue;
+		if (!strcmp(tok[0], "node"))
+			ret = zone_header(&p, d, tok, n);
+		else
+			ret = block_line(&p, d, tok, n);
+	}
+	if (!ret && ferror(f)) {
+		snprintf(err, errlen, "%s: read error: %s", name, strerror(errno));
+		ret = -1;
+	}
+	if (!ret && !p.have_zone) {
+		snprintf(err, errlen, "%s: no 'node N zone NAME ...' header: not a pageblock dump",
+			 name);
+		ret = -1;
+	}
+	p.line++;
+	if (!ret)
+		ret = end_zone(&p);
+	free(line);
+	if (ret)
+		fv_dump_free(d);
+	return ret;
+}
+
+void fv_dump_free(struct fv_dump *d)
+{
+	free(d->ev);
+	memset(d, 0, sizeof(*d));
+}

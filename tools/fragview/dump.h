@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * dump.h - parser for the debugfs pageblock dump (tracepoints/debugfs.md):
+ *
+ *   node N zone NAME start_pfn 0xPFN nr_blocks K pageblock_order P
+ *   0xPFN TypeName free_pages largest_order
+ *   ...
+ *
+ * Each block line becomes one FV_EV_STATE event (ts 0, seq 1), so a dump
+ * is a one-snapshot capture for the model.  Blank lines and lines
+ * starting with '#' are ignored.
+ */
+#ifndef FRAGVIEW_DUMP_H
+#define FRAGVIEW_DUMP_H
+
+#include <stdio.h>
+
+#include "model.h"
+
+struct fv_dump {
+	unsigned int pageblock_order;
+	struct fv_event *ev;
+	size_t nr, cap;
+};
+
+/*
+ * Parses the whole stream.  Returns 0, or -1 with a one-line message
+ * "NAME:LINE: what is wrong" in err.
+ */
+int fv_dump_parse(FILE *f, const char *name, struct fv_dump *d,
+		  char *err, size_t errlen);
+void fv_dump_free(struct fv_dump *d);
+
+#endif /* FRAGVIEW_DUMP_H */

@@ -1,0 +1,340 @@
+// SPDX-License-Identifier: GPL-2.0
+/* stats.c - statistics aggregated from the event stream (pure). */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+
+struct fv_stats *fv_stats_new(void)
+{
+	return calloc(1, sizeof(struct fv_stats));
+}
+
+void fv_stats_free(struct fv_stats *s)
+{
+	if (!s)
+		return;
+	free(s->steals);
+	free(s->flips);
+	free(s->drains);
+	free(s->migrations);
+	free(s->zones);
+	free(s);
+}
+
+static unsigned int clamp(unsigned int v, unsigned int nr)
+{
+	return v < nr ? v : nr - 1;
+}
+
+static void count_result(struct fv_stats *s, int32_t result)
+{
+	for (size_t i = 0; i < s->nr_results; i++) {
+		if (s->results[i].result == result) {
+			s->results[i].count++;
+			return;
+		}
+	}
+	if (s->nr_results == FV_NR_RESULTS) {
+		s->results_other++;
+		return;
+	}
+	s->results[s->nr_results++] = (struct fv_result_row){ result, 1 };
+}
+
+static void count_drain(struct fv_stats *s, const struct fv_event *ev)
+{
+	unsigned int reason = clamp(ev->drain.reason, FV_DRAIN_NR);
+	struct fv_drain_row *row = NULL;
+
+	for (size_t i = 0; i < s->nr_drain_rows; i++)
+		if (s->drains[i].cpu == ev->cpu)
+			row = &s->drains[i];
+	if (!row) {
+		struct fv_drain_row *q;
+
+		/* a handful of CPUs: grow one by one */
+		q = realloc(s->drains, (s->nr_drain_rows + 1) * sizeof(*q));
+		if (!q)
+			return;
+		s->drains = q;
+		row = &s->drains[s->nr_drain_rows++];
+		memset(row, 0, sizeof(*row));
+		row->cpu = ev->cpu;
+	}
+	row->drains[reason]++;
+	row->pages[reason] += ev->drain.total;
+	for (int t = 0; t < 3; t++)
+		row->by_type[t] += ev->drain.nr[t];
+	s->nr_drains++;
+	s->nr_drained_pages += ev->drain.total;
+}
+
+void fv_stats_apply(struct fv_stats *s, const struct fv_event *ev)
+{
+	switch (ev->kind) {
+	case FV_EV_STEAL:
+	case FV_EV_EXTFRAG:
+		s->steal_tab[clamp(ev->steal.alloc_mt, FV_MT_NR)]
+			    [clamp(ev->steal.block_mt, FV_MT_NR)]
+			    [ev->steal.claimed]
+			    [clamp(ev->steal.order, FV_STAT_ORDERS)]
+			    [clamp(ev->steal.fallback_order, FV_STAT_ORDERS)]++;
+		s->nr_steals++;
+		s->nr_claimed += ev->steal.claimed;
+		s->nr_extfrag += ev->kind == FV_EV_EXTFRAG;
+		break;
+	case FV_EV_FLIP:
+		s->flip_tab[clamp(ev->flip.old_mt, FV_MT_NR)]
+			   [clamp(ev->flip.new_mt, FV_MT_NR)]
+			   [clamp(ev->flip.reason, FV_FLIP_NR)]++;
+		s->nr_flips++;
+		break;
+	case FV_EV_DRAIN:
+		count_drain(s, ev);
+		break;
+	case FV_EV_MIGRATE:
+		if (ev->migrate.result == 0) {
+			s->mig_ok[0][clamp(ev->migrate.reason, FV_MR_NR)]
+				 [clamp(ev->migrate.mode, FV_MODE_NR)]++;
+			s->nr_migrate_ok++;
+		} else {
+			s->mig_fail[0][clamp(ev->migrate.reason, FV_MR_NR)]
+				   [clamp(ev->migrate.mode, FV_MODE_NR)]++;
+			s->nr_migrate_fail++;
+		}
+		count_result(s, ev->migrate.result);
+		break;
+	case FV_EV_MIGRATE_SUM:
+		s->mig_ok[1][clamp(ev->msum.reason, FV_MR_NR)]
+			 [clamp(ev->msum.mode, FV_MODE_NR)] += ev->msum.succeeded;
+		s->mig_fail[1][clamp(ev->msum.reason, FV_MR_NR)]
+			   [clamp(ev->msum.mode, FV_MODE_NR)] += ev->msum.failed;
+		s->nr_migrate_ok += ev->msum.succeeded;
+		s->nr_migrate_fail += ev->msum.failed;
+		break;
+	default:
+		break;
+	}
+}
+
+void fv_frag_add_block(struct fv_frag *f, uint32_t free_pages,
+		       int largest_order, unsigned int pageblock_order)
+{
+	uint64_t rem = free_pages, chunk;
+	int top;
+
+	if (!free_pages || largest_order < 0)
+		return;
+	top = largest_order < FV_MAX_ORDER ? largest_order : FV_MAX_ORDER - 1;
+	/* a block above pageblock_order spans blocks: each adds its share */
+	chunk = top > (int)pageblock_order ? rem : 1ULL << top;
+	if (chunk > rem)
+		chunk = rem;
+	f->pages_at[top] += chunk;
+	rem -= chunk;
+	for (int o = top; o >= 0 && rem; o--) {
+		uint64_t n = rem >> o;
+
+		f->pages_at[o] += n << o;
+		rem -= n << o;
+	}
+}
+
+/*
+ * mm/vmstat.c: fill_contig_page_info(), unusable_free_index() and
+ * __fragmentation_index(), with the same integer arithmetic.
+ */
+void fv_frag_compute(struct fv_frag *f)
+{
+	uint64_t total = 0;
+
+	f->free_pages = 0;
+	for (int o = 0; o < FV_MAX_ORDER; o++) {
+		f->nr_free[o] = f->pages_at[o] >> o;
+		total += f->nr_free[o];
+		f->free_pages += f->nr_free[o] << o;
+	}
+	for (int order = 0; order < FV_MAX_ORDER; order++) {
+		uint64_t suitable = 0, requested = 1ULL << order;
+
+		for (int o = order; o < FV_MAX_ORDER; o++)
+			suitable += f->nr_free[o] << (o - order);
+
+		if (!f->free_pages)
+			f->unusable[order] = 1000;
+		else
+			f->unusable[order] = (f->free_pages - (suitable << order)) *
+					     1000ULL / f->free_pages;
+
+		if (!total)
+			f->fragindex[order] = 0;
+		else if (suitable)
+			f->fragindex[order] = -1000;
+		else
+			f->fragindex[order] = 1000 - (1000 + f->free_pages * 1000ULL /
+						      requested) / total;
+	}
+}
+
+static int cmp_steal(const void *a, const void *b)
+{
+	const struct fv_steal_row *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return memcmp(x, y, offsetof(struct fv_steal_row, count));
+}
+
+static int cmp_flip(const void *a, const void *b)
+{
+	const struct fv_flip_row *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return memcmp(x, y, offsetof(struct fv_flip_row, count));
+}
+
+static int cmp_drain(const void *a, const void *b)
+{
+	const struct fv_drain_row *x = a, *y = b;
+
+	return (x->cpu > y->cpu) - (x->cpu < y->cpu);
+}
+
+static int cmp_result(const void *a, const void *b)
+{
+	const struct fv_result_row *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return (x->result < y->result) - (x->result > y->result);
+}
+
+static void build_steal_rows(struct fv_stats *s)
+{
+	size_t n = 0;
+
+	for (int pass = 0; pass < 2; pass++) {
+		n = 0;
+		for (int a = 0; a < FV_MT_NR; a++)
+		for (int b = 0; b < FV_MT_NR; b++)
+		for (int c = 0; c < 2; c++)
+		for (int o = 0; o < FV_STAT_ORDERS; o++)
+		for (int f = 0; f < FV_STAT_ORDERS; f++) {
+			uint64_t cnt = s->steal_tab[a][b][c][o][f];
+
+			if (!cnt)
+				continue;
+			if (pass)
+				s->steals[n] = (struct fv_steal_row){
+					.alloc_mt = a, .block_mt = b,
+					.claimed = c, .order = o,
+					.fallback_order = f, .count = cnt };
+			n++;
+		}
+		if (!pass) {
+			s->steals = calloc(n + 1, sizeof(*s->steals));
+			if (!s->steals)
+				return;
+		}
+	}
+	s->nr_steal_rows = n;
+	qsort(s->steals, n, sizeof(*s->steals), cmp_steal);
+}
+
+static void build_flip_rows(struct fv_stats *s)
+{
+	size_t n = 0;
+
+	s->flips = calloc(FV_MT_NR * FV_MT_NR * FV_FLIP_NR, sizeof(*s->flips));
+	if (!s->flips)
+		return;
+	for (int a = 0; a < FV_MT_NR; a++)
+		for (int b = 0; b < FV_MT_NR; b++)
+			for (int r = 0; r < FV_FLIP_NR; r++)
+				if (s->flip_tab[a][b][r])
+					s->flips[n++] = (struct fv_flip_row){
+						a, b, r, s->flip_tab[a][b][r] };
+	s->nr_flip_rows = n;
+	qsort(s->flips, n, sizeof(*s->flips), cmp_flip);
+}
+
+static void build_migrate_rows(struct fv_stats *s)
+{
+	size_t n = 0;
+
+	s->migrations = calloc(2 * FV_MR_NR * FV_MODE_NR, sizeof(*s->migrations));
+	if (!s->migrations)
+		return;
+	for (int k = 0; k < 2; k++)
+		for (int r = 0; r < FV_MR_NR; r++)
+			for (int m = 0; m < FV_MODE_NR; m++) {
+				uint64_t ok = s->mig_ok[k][r][m];
+				uint64_t bad = s->mig_fail[k][r][m];
+
+				if (!ok && !bad)
+					continue;
+				s->migrations[n++] = (struct fv_migrate_row){
+					.reason = r, .mode = m, .stock = k,
+					.ok = ok, .failed = bad,
+					.rate_permille = ok * 1000 / (ok + bad) };
+			}
+	s->nr_migrate_rows = n;
+}
+
+static void zone_stats(struct fv_stats *s, const struct fv_model *m)
+{
+	uint8_t *end_mt = malloc(m->nr_blocks + 1);
+
+	s->zones = calloc(m->nr_zones + 1, sizeof(*s->zones));
+	if (!s->zones || !end_mt) {
+		free(end_mt);
+		return;
+	}
+	fv_model_types_at(m, UINT64_MAX, end_mt);
+	s->nr_zones = m->nr_zones;
+	for (size_t z = 0; z < m->nr_zones; z++) {
+		const struct fv_zone *mz = &m->zones[z];
+		struct fv_zone_stats *zs = &s->zones[z];
+
+		zs->nid = mz->nid;
+		zs->zone = mz->zone;
+		for (size_t i = mz->first; i < mz->first + mz->nr; i++) {
+			uint32_t free_pages;
+			int8_t largest;
+
+			zs->blocks_start[m->blocks[i].mt_base % FV_MT_NR]++;
+			zs->blocks_end[end_mt[i] % FV_MT_NR]++;
+			if (fv_model_block_free(m, i, true, &free_pages, &largest)) {
+				zs->frag_start.valid = true;
+				fv_frag_add_block(&zs->frag_start, free_pages,
+						  largest, m->pageblock_order);
+			}
+			if (fv_model_block_free(m, i, false, &free_pages, &largest)) {
+				zs->frag_end.valid = true;
+				fv_frag_add_block(&zs->frag_end, free_pages,
+						  largest, m->pageblock_order);
+			}
+		}
+		fv_frag_compute(&zs->frag_start);
+		fv_frag_compute(&zs->frag_end);
+	}
+	free(end_mt);
+}
+
+void fv_stats_finish(struct fv_stats *s, const struct fv_model *m)
+{
+	if (s->finished)
+		return;
+	s->finished = true;
+	build_steal_rows(s);
+	build_flip_rows(s);
+	build_migrate_rows(s);
+	if (s->nr_drain_rows)
+		qsort(s->drains, s->nr_drain_rows, sizeof(*s->drains), cmp_drain);
+	if (s->nr_results)
+		qsort(s->results, s->nr_results, sizeof(*s->results), cmp_result);
+	zone_stats(s, m);
+}

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * stats.h - statistics aggregated from the event stream (pure).
+ *
+ * Counts are kept in dense tables indexed by fragview's enums (small:
+ * the enums have a handful of values each) and turned into row lists
+ * for the renderers by fv_stats_finish().
+ */
+#ifndef FRAGVIEW_STATS_H
+#define FRAGVIEW_STATS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "model.h"
+
+#define FV_MAX_ORDER 11		/* MAX_ORDER of x86-64 in 6.1: orders 0..10 */
+#define FV_STAT_ORDERS 16	/* orders kept apart in steal rows; more clamp */
+
+struct fv_steal_row {
+	uint8_t alloc_mt, block_mt, order, fallback_order;
+	bool claimed;
+	uint64_t count;
+};
+
+struct fv_flip_row {
+	uint8_t old_mt, new_mt, reason;
+	uint64_t count;
+};
+
+struct fv_drain_row {
+	int32_t cpu;
+	uint64_t drains[FV_DRAIN_NR];
+	uint64_t pages[FV_DRAIN_NR];	/* total pages per reason */
+	uint64_t by_type[3];		/* Unmovable, Movable, Reclaimable */
+};
+
+struct fv_migrate_row {
+	uint8_t reason, mode;
+	bool stock;			/* from migrate:mm_migrate_pages */
+	uint64_t ok, failed;
+	uint32_t rate_permille;		/* ok * 1000 / (ok + failed) */
+};
+
+#define FV_NR_RESULTS 16
+struct fv_result_row {
+	int32_t result;			/* 0 or -errno */
+	uint64_t count;
+};
+
+/* Free space as fill_contig_page_info() would see it, and the indices. */
+struct fv_frag {
+	bool valid;			/* a snapshot gave free space for the zone */
+	uint64_t pages_at[FV_MAX_ORDER];	/* free pages in blocks of each order */
+	uint64_t free_pages;
+	uint64_t nr_free[FV_MAX_ORDER];	/* free buddy blocks per order (estimated) */
+	int unusable[FV_MAX_ORDER];	/* unusable_free_index, 0..1000 */
+	int fragindex[FV_MAX_ORDER];	/* __fragmentation_index, -1000..1000 */
+};
+
+struct fv_zone_stats {
+	int32_t nid;
+	uint8_t zone;
+	uint64_t blocks_start[FV_MT_NR];	/* at the baseline */
+	uint64_t blocks_end[FV_MT_NR];		/* after replay */
+	struct fv_frag frag_start, frag_end;
+};
+
+struct fv_stats {
+	/* raw tables, filled by fv_stats_apply() */
+	uint64_t steal_tab[FV_MT_NR][FV_MT_NR][2][FV_STAT_ORDERS][FV_STAT_ORDERS];
+	uint64_t flip_tab[FV_MT_NR][FV_MT_NR][FV_FLIP_NR];
+	uint64_t mig_ok[2][FV_MR_NR][FV_MODE_NR];	/* [stock] */
+	uint64_t mig_fail[2][FV_MR_NR][FV_MODE_NR];
+	uint64_t nr_steals, nr_claimed, nr_extfrag;
+	uint64_t nr_flips, nr_drains, nr_drained_pages;
+	uint64_t nr_migrate_ok, nr_migrate_fail;
+	uint64_t results_other;		/* results that did not fit the table */
+
+	/* rows, built by fv_stats_finish() (drains and results as they come) */
+	struct fv_steal_row *steals;
+	size_t nr_steal_rows;
+	struct fv_flip_row *flips;
+	size_t nr_flip_rows;
+	struct fv_drain_row *drains;
+	size_t nr_drain_rows;
+	struct fv_migrate_row *migrations;
+	size_t nr_migrate_rows;
+	struct fv_result_row results[FV_NR_RESULTS];
+	size_t nr_results;
+	struct fv_zone_stats *zones;
+	size_t nr_zones;
+	bool finished;
+};
+
+/* fv_stats is large (the steal table): allocate it, do not stack it. */
+struct fv_stats *fv_stats_new(void);
+void fv_stats_free(struct fv_stats *s);
+void fv_stats_apply(struct fv_stats *s, const struct fv_event *ev);
+/* After fv_model_finish(m): rows, per-zone counts and indices. */
+void fv_stats_finish(struct fv_stats *s, const struct fv_model *m);
+
+/*
+ * The snapshots give per block only (free pages, largest free order),
+ * not the buddy lists, so the zone's free blocks are estimated: each
+ * pageblock holds one block of its largest order and the rest in the
+ * biggest pieces that fit.  Adds the block to f->pages_at.
+ */
+void fv_frag_add_block(struct fv_frag *f, uint32_t free_pages,
+		       int largest_order, unsigned int pageblock_order);
+/* nr_free, free_pages and the indices of mm/vmstat.c from pages_at. */
+void fv_frag_compute(struct fv_frag *f);
+
+#endif /* FRAGVIEW_STATS_H */

@@ -1,0 +1,732 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * trace.c - the capture reader: libtracecmd in a child, events to us.
+ *
+ * Events and fields are found by name; the kernel's numbers for
+ * migratetypes, zones, reasons and modes are mapped to fragview's enums
+ * through the __print_symbolic() tables in each event's print format,
+ * because those numbers change with the kernel config.
+ *
+ * libtracecmd 3.1.6 can crash or spin on corrupt input, so all of it
+ * runs in a child process that streams fixed-size fv_event records to
+ * the parent (wire.h).  Whatever the child does, the parent prints one
+ * line and returns -1.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <trace-cmd.h>
+#include <event-parse.h>
+
+#include "trace.h"
+#include "util.h"
+#include "wire.h"
+
+#define TRACE_MAGIC "\x17\x08\x44tracing"
+#define TRACE_MAGIC_LEN 10
+
+enum map_kind { MAP_NONE, MAP_MT, MAP_ZONE, MAP_FLIP, MAP_DRAIN, MAP_MODE,
+		MAP_MR, MAP_MT_STOCK };
+
+struct field_spec {
+	const char *name;
+	enum map_kind map;
+};
+
+#define MAX_FIELDS 11
+
+struct event_spec {
+	const char *system, *name;
+	enum fv_ev_kind kind;
+	struct field_spec fields[MAX_FIELDS];
+};
+
+/* Field order here is the order decode() reads them in v[]. */
+static const struct event_spec specs[] = {
+	{ "mobility", "pageblock_state", FV_EV_STATE, {
+		{ "pfn", MAP_NONE }, { "seq", MAP_NONE }, { "free_pages", MAP_NONE }, { "nid", MAP_NONE },
+		{ "zone", MAP_ZONE }, { "mt", MAP_MT }, { "largest_order", MAP_NONE } } },
+	{ "mobility", "pageblock_flip", FV_EV_FLIP, {
+		{ "pfn", MAP_NONE }, { "caller", MAP_NONE }, { "nid", MAP_NONE }, { "zone", MAP_ZONE },
+		{ "old_mt", MAP_MT }, { "new_mt", MAP_MT },
+		{ "reason", MAP_FLIP } } },
+	{ "mobility", "pageblock_steal", FV_EV_STEAL, {
+		{ "pfn", MAP_NONE }, { "block_pfn", MAP_NONE }, { "nid", MAP_NONE }, { "free_moved", MAP_NONE },
+		{ "alike", MAP_NONE }, { "zone", MAP_ZONE }, { "order", MAP_NONE },
+		{ "fallback_order", MAP_NONE }, { "alloc_mt", MAP_MT },
+		{ "block_mt", MAP_MT }, { "claimed", MAP_NONE } } },
+	{ "mobility", "pcp_drain", FV_EV_DRAIN, {
+		{ "cpu", MAP_NONE }, { "nid", MAP_NONE }, { "nr_unmovable", MAP_NONE }, { "nr_movable", MAP_NONE },
+		{ "nr_reclaimable", MAP_NONE }, { "total", MAP_NONE }, { "zone", MAP_ZONE },
+		{ "reason", MAP_DRAIN } } },
+	{ "mobility", "migrate_folio", FV_EV_MIGRATE, {
+		{ "src_pfn", MAP_NONE }, { "dst_pfn", MAP_NONE }, { "result", MAP_NONE }, { "order", MAP_NONE },
+		{ "mode", MAP_MODE }, { "reason", MAP_MR }, { "pass", MAP_NONE },
+		{ "src_mt", MAP_MT }, { "dst_mt", MAP_MT } } },
+	{ "kmem", "mm_page_alloc_extfrag", FV_EV_EXTFRAG, {
+		{ "pfn", MAP_NONE }, { "alloc_order", MAP_NONE }, { "fallback_order", MAP_NONE },
+		{ "alloc_migratetype", MAP_MT_STOCK },
+		{ "fallback_migratetype", MAP_MT_STOCK },
+		{ "change_ownership", MAP_NONE } } },
+	{ "migrate", "mm_migrate_pages", FV_EV_MIGRATE_SUM, {
+		{ "succeeded", MAP_NONE }, { "failed", MAP_NONE }, { "mode", MAP_MODE },
+		{ "reason", MAP_MR } } },
+};
+
+#define NR_SPECS (sizeof(specs) / sizeof(specs[0]))
+
+struct field_dec {
+	struct tep_format_field *f;
+	bool is_signed;
+	int size;
+	uint8_t lut[256];		/* kernel value -> canonical enum */
+	bool have_table;
+};
+
+struct event_dec {
+	const struct event_spec *spec;
+	int id;
+	int nr_fields;
+	int min_size;			/* record bytes the fields need */
+	struct field_dec fld[MAX_FIELDS];
+};
+
+struct reader {
+	int fd;				/* pipe to the parent */
+	struct tep_handle *tep;
+	struct event_dec dec[NR_SPECS];
+	int nr_dec;
+	struct fv_event batch[WIRE_BATCH];
+	size_t nr_batch;
+	struct wire_end end;
+};
+
+/* ---- child: sending ---- */
+
+static void send_all(int fd, const struct iovec *iov, int n)
+{
+	struct iovec v[2];
+
+	memcpy(v, iov, n * sizeof(*iov));
+	while (n) {
+		ssize_t w = writev(fd, v, n);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			_exit(3);	/* parent gone: nothing left to tell */
+		}
+		while (n && (size_t)w >= v[0].iov_len) {
+			w -= v[0].iov_len;
+			v[0] = v[1];
+			n--;
+		}
+		if (n) {
+			v[0].iov_base = (char *)v[0].iov_base + w;
+			v[0].iov_len -= w;
+		}
+	}
+}
+
+static void send_msg(int fd, uint32_t tag, const void *p, size_t len)
+{
+	struct wire_hdr h = { .tag = tag, .len = len };
+	struct iovec iov[2] = {
+		{ .iov_base = &h, .iov_len = sizeof(h) },
+		{ .iov_base = (void *)p, .iov_len = len },
+	};
+
+	send_all(fd, iov, len ? 2 : 1);
+}
+
+static void send_text(int fd, uint32_t tag, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void send_text(int fd, uint32_t tag, const char *fmt, ...)
+{
+	char buf[WIRE_MAX_TEXT];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		n = 0;
+	send_msg(fd, tag, buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
+}
+
+static void flush_batch(struct reader *r)
+{
+	if (r->nr_batch)
+		send_msg(r->fd, WIRE_EVENTS, r->batch,
+			 r->nr_batch * sizeof(r->batch[0]));
+	r->nr_batch = 0;
+}
+
+/* ---- child: symbolic tables ---- */
+
+static uint8_t canon(enum map_kind map, const char *name)
+{
+	switch (map) {
+	case MAP_MT:
+	case MAP_MT_STOCK:
+		return fv_mt_parse(name);
+	case MAP_ZONE:
+		return fv_zone_parse(name);
+	case MAP_FLIP:
+		return fv_flip_reason_parse(name);
+	case MAP_DRAIN:
+		return fv_drain_reason_parse(name);
+	case MAP_MODE:
+		return fv_mode_parse(name);
+	case MAP_MR:
+		return fv_mr_parse(name);
+	case MAP_NONE:
+		break;
+	}
+	return 0;
+}
+
+static const char *arg_field_name(const struct tep_print_arg *a)
+{
+	for (int depth = 0; a && depth < 8; depth++) {
+		if (a->type == TEP_PRINT_FIELD)
+			return a->field.name;
+		if (a->type != TEP_PRINT_TYPE)
+			return NULL;
+		a = a->typecast.item;
+	}
+	return NULL;
+}
+
+static void add_symbols(struct event_dec *d, const struct tep_print_arg *a)
+{
+	const char *name = arg_field_name(a->symbol.field);
+
+	for (int i = 0; name && i < d->nr_fields; i++) {
+		struct field_dec *fd = &d->fld[i];
+		enum map_kind map = d->spec->fields[i].map;
+
+		if (!fd->f || map == MAP_NONE || strcmp(fd->f->name, name))
+			continue;
+		for (const struct tep_print_flag_sym *s = a->symbol.symbols;
+		     s; s = s->next) {
+			char *end;
+			long long v;
+
+			if (!s->value || !s->str)
+				continue;
+			errno = 0;
+			v = strtoll(s->value, &end, 0);
+			if (errno || *end || v < 0 || v > 255)
+				continue;
+			fd->lut[v] = canon(map, s->str);
+		}
+		fd->have_table = true;
+	}
+}
+
+static void walk_args(struct event_dec *d, const struct tep_print_arg *a,
+		      int depth)
+{
+	for (; a && depth < 16; a = a->next) {
+		switch (a->type) {
+		case TEP_PRINT_SYMBOL:
+			add_symbols(d, a);
+			break;
+		case TEP_PRINT_TYPE:
+			walk_args(d, a->typecast.item, depth + 1);
+			break;
+		case TEP_PRINT_OP:
+			walk_args(d, a->op.left, depth + 1);
+			walk_args(d, a->op.right, depth + 1);
+			break;
+		default:
+			break;
+		}
+		if (depth)	/* nested args are single; their next is not ours */
+			break;
+	}
+}
+
+static uint8_t unknown_of(enum map_kind map)
+{
+	switch (map) {
+	case MAP_MT:
+	case MAP_MT_STOCK:
+		return FV_MT_UNKNOWN;
+	case MAP_ZONE:
+		return FV_ZONE_UNKNOWN;
+	case MAP_FLIP:
+		return FV_FLIP_UNKNOWN;
+	case MAP_DRAIN:
+		return FV_DRAIN_UNKNOWN;
+	case MAP_MODE:
+		return FV_MODE_UNKNOWN;
+	case MAP_MR:
+		return FV_MR_UNKNOWN;
+	case MAP_NONE:
+		break;
+	}
+	return 0;
+}
+
+/* Prepares decoding of one event; false if the capture lacks it. */
+static bool setup_event(struct reader *r, const struct event_spec *spec)
+{
+	struct tep_event *ev = tep_find_event_by_name(r->tep, spec->system,
+						      spec->name);
+	struct event_dec *d = &r->dec[r->nr_dec];
+
+	if (!ev)
+		return false;
+	memset(d, 0, sizeof(*d));
+	d->spec = spec;
+	d->id = ev->id;
+	for (int i = 0; i < MAX_FIELDS && spec->fields[i].name; i++) {
+		struct field_dec *fd = &d->fld[i];
+		struct tep_format_field *f = tep_find_any_field(ev, spec->fields[i].name);
+
+		d->nr_fields = i + 1;
+		memset(fd->lut, unknown_of(spec->fields[i].map), sizeof(fd->lut));
+		if (!f || f->size < 1 || f->size > 8 ||
+		    (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_STRING |
+				 TEP_FIELD_IS_DYNAMIC))) {
+			send_text(r->fd, WIRE_WARN,
+				  "%s:%s has no usable field '%s': event ignored",
+				  spec->system, spec->name, spec->fields[i].name);
+			return false;
+		}
+		fd->f = f;
+		fd->size = f->size;
+		fd->is_signed = f->flags & TEP_FIELD_IS_SIGNED;
+		if (f->offset + f->size > d->min_size)
+			d->min_size = f->offset + f->size;
+	}
+	walk_args(d, ev->print_fmt.args, 0);
+	for (int i = 0; i < d->nr_fields; i++) {
+		struct field_dec *fd = &d->fld[i];
+		enum map_kind map = spec->fields[i].map;
+
+		if (map == MAP_NONE || fd->have_table)
+			continue;
+		if (map == MAP_MT_STOCK) {
+			/*
+			 * kmem:mm_page_alloc_extfrag prints migratetypes as
+			 * numbers.  Only the first four are the same in every
+			 * config (UNMOVABLE, MOVABLE, RECLAIMABLE, and
+			 * HIGHATOMIC == MIGRATE_PCPTYPES); CMA and ISOLATE
+			 * move with CONFIG_CMA/MEMORY_ISOLATION: unknown.
+			 */
+			fd->lut[0] = FV_MT_UNMOVABLE;
+			fd->lut[1] = FV_MT_MOVABLE;
+			fd->lut[2] = FV_MT_RECLAIMABLE;
+			fd->lut[3] = FV_MT_HIGHATOMIC;
+			continue;
+		}
+		send_text(r->fd, WIRE_WARN,
+			  "%s:%s: field '%s' has no __print_symbolic table: its values show as unknown",
+			  spec->system, spec->name, fd->f->name);
+	}
+	r->nr_dec++;
+	return true;
+}
+
+/* ---- child: decoding ---- */
+
+static int64_t field_value(const struct field_dec *fd, const void *data)
+{
+	unsigned long long v = 0;
+
+	tep_read_number_field(fd->f, data, &v);
+	if (fd->is_signed && fd->size < 8) {
+		int shift = 64 - 8 * fd->size;
+
+		return (int64_t)(v << shift) >> shift;
+	}
+	return (int64_t)v;
+}
+
+static void decode(const struct event_dec *d, const void *data,
+		   struct fv_event *ev)
+{
+	const struct field_dec *f = d->fld;
+	int64_t v[MAX_FIELDS];
+	uint8_t m[MAX_FIELDS];
+
+	for (int i = 0; i < d->nr_fields; i++) {
+		v[i] = field_value(&f[i], data);
+		if (d->spec->fields[i].map != MAP_NONE)
+			m[i] = v[i] >= 0 && v[i] < 256 ? f[i].lut[v[i]] :
+			       unknown_of(d->spec->fields[i].map);
+	}
+	switch (d->spec->kind) {
+	case FV_EV_STATE:
+		ev->state.pfn = v[0];
+		ev->state.seq = v[1];
+		ev->state.free_pages = v[2];
+		ev->state.nid = v[3];
+		ev->state.zone = m[4];
+		ev->state.mt = m[5];
+		ev->state.largest_order = v[6];
+		break;
+	case FV_EV_FLIP:
+		ev->flip.pfn = v[0];
+		ev->flip.caller = v[1];
+		ev->flip.nid = v[2];
+		ev->flip.zone = m[3];
+		ev->flip.old_mt = m[4];
+		ev->flip.new_mt = m[5];
+		ev->flip.reason = m[6];
+		break;
+	case FV_EV_STEAL:
+		ev->steal.pfn = v[0];
+		ev->steal.block_pfn = v[1];
+		ev->steal.nid = v[2];
+		ev->steal.free_moved = v[3];
+		ev->steal.alike = v[4];
+		ev->steal.zone = m[5];
+		ev->steal.order = v[6];
+		ev->steal.fallback_order = v[7];
+		ev->steal.alloc_mt = m[8];
+		ev->steal.block_mt = m[9];
+		ev->steal.claimed = v[10] != 0;
+		break;
+	case FV_EV_DRAIN:
+		ev->cpu = v[0];
+		ev->drain.nid = v[1];
+		ev->drain.nr[0] = v[2];
+		ev->drain.nr[1] = v[3];
+		ev->drain.nr[2] = v[4];
+		ev->drain.total = v[5];
+		ev->drain.zone = m[6];
+		ev->drain.reason = m[7];
+		break;
+	case FV_EV_MIGRATE:
+		ev->migrate.src_pfn = v[0];
+		ev->migrate.dst_pfn = v[1];
+		ev->migrate.result = v[2];
+		ev->migrate.order = v[3];
+		ev->migrate.mode = m[4];
+		ev->migrate.reason = m[5];
+		ev->migrate.pass = v[6];
+		ev->migrate.src_mt = m[7];
+		ev->migrate.dst_mt = m[8];
+		break;
+	case FV_EV_EXTFRAG:
+		/* block_pfn is filled by the model's pageblock order later */
+		ev->steal.pfn = v[0];
+		ev->steal.block_pfn = v[0];
+		ev->steal.nid = -1;
+		ev->steal.free_moved = -1;
+		ev->steal.alike = -1;
+		ev->steal.zone = FV_ZONE_UNKNOWN;
+		ev->steal.order = v[1];
+		ev->steal.fallback_order = v[2];
+		ev->steal.alloc_mt = m[3];
+		ev->steal.block_mt = m[4];
+		ev->steal.claimed = v[5] != 0;
+		break;
+	case FV_EV_MIGRATE_SUM:
+		ev->msum.succeeded = v[0];
+		ev->msum.failed = v[1];
+		ev->msum.mode = m[2];
+		ev->msum.reason = m[3];
+		break;
+	default:
+		break;
+	}
+}
+
+static int on_record(struct tracecmd_input *h, struct tep_record *rec,
+		     int cpu, void *data)
+{
+	struct reader *r = data;
+	const struct event_dec *d = NULL;
+	struct fv_event *ev;
+	int type;
+
+	(void)h;
+	r->end.nr_records++;
+	if (rec->missed_events)
+		r->end.nr_missed++;
+	if (rec->size < 2)
+		return 0;
+	type = tep_data_type(r->tep, rec);
+	for (int i = 0; i < r->nr_dec; i++)
+		if (r->dec[i].id == type)
+			d = &r->dec[i];
+	if (!d)
+		return 0;
+	if (rec->size < d->min_size) {
+		r->end.nr_bad++;
+		return 0;
+	}
+	ev = &r->batch[r->nr_batch];
+	memset(ev, 0, sizeof(*ev));
+	ev->ts = rec->ts;
+	ev->cpu = cpu;
+	ev->kind = d->spec->kind;
+	decode(d, rec->data, ev);
+	r->end.nr_events++;
+	if (++r->nr_batch == WIRE_BATCH)
+		flush_batch(r);
+	return 0;
+}
+
+static void quiet_child(void)
+{
+	int null = open("/dev/null", O_RDWR);
+
+	/* libtracecmd prints its own diagnostics; ours is the one line */
+	if (null >= 0 && !getenv("FRAGVIEW_READER_STDERR")) {
+		dup2(null, STDOUT_FILENO);
+		dup2(null, STDERR_FILENO);
+	}
+	if (null > STDERR_FILENO)
+		close(null);
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	tep_set_loglevel(TEP_LOG_NONE);
+#ifndef __SANITIZE_ADDRESS__	/* ASan reserves terabytes of address space */
+	{
+		/* a corrupt size field must not take the machine's memory */
+		struct rlimit rl = { 8ULL << 30, 8ULL << 30 };
+
+		setrlimit(RLIMIT_AS, &rl);
+	}
+#endif
+}
+
+static void __attribute__((noreturn)) child_main(const char *path, int fd)
+{
+	static struct reader r;
+	struct tracecmd_input *handle;
+	struct wire_hello hello = { .version = WIRE_VERSION };
+
+	quiet_child();
+	r.fd = fd;
+	handle = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS |
+				     TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
+	if (!handle) {
+		send_text(fd, WIRE_ERROR,
+			  "corrupt or truncated capture (libtracecmd cannot open it)");
+		_exit(1);
+	}
+	r.tep = tracecmd_get_tep(handle);
+	if (!r.tep) {
+		send_text(fd, WIRE_ERROR, "capture has no event formats");
+		_exit(1);
+	}
+	for (size_t i = 0; i < NR_SPECS; i++)
+		if (setup_event(&r, &specs[i]))
+			hello.have |= 1u << specs[i].kind;
+	send_msg(fd, WIRE_HELLO, &hello, sizeof(hello));
+	if (hello.have &&
+	    tracecmd_iterate_events(handle, NULL, 0, on_record, &r) < 0) {
+		flush_batch(&r);
+		send_text(fd, WIRE_ERROR, "corrupt or truncated capture (reading events failed)");
+		_exit(1);
+	}
+	flush_batch(&r);
+	send_msg(fd, WIRE_END, &r.end, sizeof(r.end));
+	/* no tracecmd_close(): the process ends, the kernel frees it all */
+	_exit(0);
+}
+
+/* ---- parent ---- */
+
+struct parent {
+	const char *path;
+	struct fv_trace_info *info;
+	fv_event_fn fn;
+	void *ctx;
+	char error[WIRE_MAX_TEXT + 1];
+	bool have_end;
+};
+
+static int sink_hello(const struct wire_hello *h, void *ctx)
+{
+	struct parent *p = ctx;
+
+	for (int k = 0; k < FV_EV_NR; k++)
+		p->info->have[k] = h->have & (1u << k);
+	return 0;
+}
+
+static int sink_event(const struct fv_event *ev, void *ctx)
+{
+	struct parent *p = ctx;
+
+	return p->fn(ev, p->ctx);
+}
+
+static void sink_text(bool error, const char *msg, void *ctx)
+{
+	struct parent *p = ctx;
+
+	if (error)
+		snprintf(p->error, sizeof(p->error), "%s", msg);
+	else
+		warn("%s: %s", p->path, msg);
+}
+
+static void sink_end(const struct wire_end *e, void *ctx)
+{
+	struct parent *p = ctx;
+
+	p->info->nr_records = e->nr_records;
+	p->info->nr_events = e->nr_events;
+	p->info->nr_bad = e->nr_bad;
+	p->info->nr_missed = e->nr_missed;
+	p->have_end = true;
+}
+
+/* Cheap checks with clear messages before libtracecmd sees the file. */
+static int precheck(const char *path)
+{
+	char magic[TRACE_MAGIC_LEN];
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		warn("%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		warn("%s: not a regular file", path);
+		close(fd);
+		return -1;
+	}
+	if (st.st_size == 0) {
+		warn("%s: empty file", path);
+		close(fd);
+		return -1;
+	}
+	n = read(fd, magic, sizeof(magic));
+	close(fd);
+	if (n != (ssize_t)sizeof(magic) || memcmp(magic, TRACE_MAGIC, sizeof(magic))) {
+		warn("%s: not a trace-cmd capture (no trace.dat magic)", path);
+		return -1;
+	}
+	return 0;
+}
+
+static int read_timeout_ms(void)
+{
+	const char *s = getenv("FRAGVIEW_READ_TIMEOUT");
+	int t = s ? atoi(s) : 0;
+
+	return (t > 0 ? t : 30) * 1000;
+}
+
+static const char *signame(int sig)
+{
+	static char buf[32];
+	const char *abbrev = sigabbrev_np(sig);
+
+	if (abbrev)
+		snprintf(buf, sizeof(buf), "SIG%s", abbrev);
+	else
+		snprintf(buf, sizeof(buf), "signal %d", sig);
+	return buf;
+}
+
+/* Pumps the pipe into the sinks; 0 at EOF, -1 with p->error set. */
+static int pump(struct parent *p, int fd, const struct wire_sink *sink)
+{
+	static uint8_t buf[2 * WIRE_BATCH * sizeof(struct fv_event) + 4096];
+	struct wire_state st = { 0 };
+	size_t len = 0;
+	int timeout = read_timeout_ms();
+
+	for (;;) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		ssize_t n, used;
+		int rc = poll(&pfd, 1, timeout);
+
+		if (rc < 0 && errno == EINTR)
+			continue;
+		if (rc == 0) {
+			snprintf(p->error, sizeof(p->error),
+				 "corrupt capture? the reader made no progress for %d s",
+				 timeout / 1000);
+			return -1;
+		}
+		n = read(fd, buf + len, sizeof(buf) - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return len ? (snprintf(p->error, sizeof(p->error),
+					       "corrupt or truncated capture (reader stopped mid-message)"), -1) : 0;
+		len += n;
+		used = wire_decode(buf, len, sink, &st, p->error, sizeof(p->error));
+		if (used < 0)
+			return -1;
+		memmove(buf, buf + used, len - used);
+		len -= used;
+	}
+}
+
+int fv_trace_read(const char *path, struct fv_trace_info *info,
+		  fv_event_fn fn, void *ctx)
+{
+	struct parent p = { .path = path, .info = info, .fn = fn, .ctx = ctx };
+	struct wire_sink sink = {
+		.hello = sink_hello, .event = sink_event, .text = sink_text,
+		.end = sink_end, .ctx = &p,
+	};
+	int pipefd[2], status, ret;
+	pid_t pid;
+
+	memset(info, 0, sizeof(*info));
+	if (precheck(path))
+		return -1;
+	if (pipe2(pipefd, O_CLOEXEC))
+		die("pipe: %s", strerror(errno));
+	fflush(NULL);	/* the child must not write our buffers twice */
+	pid = fork();
+	if (pid < 0)
+		die("fork: %s", strerror(errno));
+	if (pid == 0) {
+		close(pipefd[0]);
+		child_main(path, pipefd[1]);
+	}
+	close(pipefd[1]);
+	ret = pump(&p, pipefd[0], &sink);
+	close(pipefd[0]);
+	if (ret)
+		kill(pid, SIGKILL);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			die("waitpid: %s", strerror(errno));
+
+	if (ret == 0 && WIFSIGNALED(status)) {
+		snprintf(p.error, sizeof(p.error),
+			 "corrupt or truncated capture (reader crashed: %s)",
+			 signame(WTERMSIG(status)));
+		ret = -1;
+	} else if (ret == 0 && (!WIFEXITED(status) || WEXITSTATUS(status) ||
+				!p.have_end)) {
+		if (!p.error[0])
+			snprintf(p.error, sizeof(p.error),
+				 "corrupt or truncated capture (reader failed)");
+		ret = -1;
+	}
+	if (ret)
+		warn("%s: %s", path, p.error);
+	return ret;
+}

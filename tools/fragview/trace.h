@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * trace.h - reading a trace-cmd capture into canonical events.
+ *
+ * trace.c is the only module that talks to libtracecmd/libtraceevent.
+ * It does so in a child process, because libtracecmd 3.1.6 can crash or
+ * hang on corrupt files; the parent gets decoded events over a pipe
+ * (wire.h) and turns any failure of the child into one line on stderr.
+ */
+#ifndef FRAGVIEW_TRACE_H
+#define FRAGVIEW_TRACE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "model.h"
+
+struct fv_trace_info {
+	bool have[FV_EV_NR];	/* the capture holds the event's format */
+	uint64_t nr_records;	/* records in the capture */
+	uint64_t nr_events;	/* ... decoded as ours */
+	uint64_t nr_bad;	/* ours but malformed (skipped) */
+	uint64_t nr_missed;	/* records after a ring-buffer overrun */
+};
+
+typedef int (*fv_event_fn)(const struct fv_event *ev, void *ctx);
+
+/*
+ * Reads path, calling fn for every event of ours in time order (fn
+ * returning non-zero stops the read as an error).  Returns 0, or -1
+ * after printing one line "fragview: PATH: what went wrong".
+ * The child gets FRAGVIEW_READ_TIMEOUT seconds (default 30) without
+ * progress before it is killed.
+ */
+int fv_trace_read(const char *path, struct fv_trace_info *info,
+		  fv_event_fn fn, void *ctx);
+
+#endif /* FRAGVIEW_TRACE_H */

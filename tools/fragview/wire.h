@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * wire.h - the byte stream from the trace reader child to its parent.
+ *
+ * trace.c reads the capture in a child process (libtracecmd can crash on
+ * corrupt files) and sends what it decoded as messages: an 8-byte header
+ * {tag, payload length} then the payload.  The parent trusts nothing in
+ * the stream: wire_decode() checks every header and length, which is why
+ * it is a separate pure module the fuzzer can hammer.
+ */
+#ifndef FRAGVIEW_WIRE_H
+#define FRAGVIEW_WIRE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "model.h"
+
+enum wire_tag {
+	WIRE_HELLO = 1,		/* struct wire_hello */
+	WIRE_EVENTS,		/* n * struct fv_event */
+	WIRE_WARN,		/* text: a warning to pass on */
+	WIRE_ERROR,		/* text: why the reader gave up */
+	WIRE_END,		/* struct wire_end: the stream is complete */
+};
+
+#define WIRE_VERSION 1
+#define WIRE_MAX_TEXT 512
+#define WIRE_BATCH 1024		/* events per WIRE_EVENTS message (<= 64 KiB) */
+
+struct wire_hdr {
+	uint32_t tag;
+	uint32_t len;
+};
+
+struct wire_hello {
+	uint32_t version;
+	uint32_t have;		/* bit (1 << enum fv_ev_kind): format present */
+};
+
+struct wire_end {
+	uint64_t nr_records;	/* records libtracecmd handed us */
+	uint64_t nr_events;	/* ... that were ours and were sent */
+	uint64_t nr_bad;	/* ours but too short for their fields */
+	uint64_t nr_missed;	/* records after a ring-buffer overrun */
+};
+
+struct wire_sink {
+	int (*hello)(const struct wire_hello *h, void *ctx);
+	int (*event)(const struct fv_event *ev, void *ctx);	/* !0: stop */
+	void (*text)(bool error, const char *msg, void *ctx);
+	void (*end)(const struct wire_end *e, void *ctx);
+	void *ctx;
+};
+
+struct wire_state {
+	bool hello, end;
+};
+
+/*
+ * Decodes the complete messages in buf[0..len).  Returns the number of
+ * bytes consumed (a partial message at the end is left for the next
+ * call), or -1 with a one-line reason in err on a malformed stream or
+ * when a sink callback asked to stop.
+ */
+ssize_t wire_decode(const uint8_t *buf, size_t len, const struct wire_sink *s,
+		    struct wire_state *st, char *err, size_t errlen);
+
+#endif /* FRAGVIEW_WIRE_H */
