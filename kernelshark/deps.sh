@@ -25,12 +25,10 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 echo "kernelshark/deps.sh: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
-# Another apt may hold the lock for a while on a shared machine.
-for i in $(seq 60); do
-	apt-get install -y -qq "${missing[@]}" >/dev/null && exit 0
-	[ -z "$(fuser /var/lib/dpkg/lock-frontend 2>/dev/null)" ] &&
-		apt-get update -qq >/dev/null 2>&1
-	sleep 5
-done
-echo "kernelshark/deps.sh: could not install ${missing[*]}" >&2
-exit 1
+# Another apt may hold the lock for a while on a shared machine: wait.
+apt=(apt-get -o DPkg::Lock::Timeout=900)
+"${apt[@]}" install -y -qq "${missing[@]}" >/dev/null 2>&1 ||
+	{ "${apt[@]}" update -qq >/dev/null 2>&1 &&
+	  "${apt[@]}" install -y -qq "${missing[@]}" >/dev/null; } ||
+	{ echo "kernelshark/deps.sh: could not install ${missing[*]}" >&2
+	  exit 1; }
