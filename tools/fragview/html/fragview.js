@@ -12,7 +12,7 @@
  * were lost).  Only changed cells are repainted; hovering is O(1).
  *
  * Test hooks: window.fragview (see the end), and "#selftest" in the
- * URL runs checks and writes PASS/FAIL lines into <pre id="selftest">.
+ * URL runs the checks of selftest.js.
  */
 "use strict";
 window.__fvErrors = [];
@@ -166,7 +166,7 @@ function zoneTitle(z) {
 function layout() {
 	const wrap = $("fv-mapwrap");
 	const W = Math.max(320, wrap.clientWidth - 10);
-	const maxH = Math.max(260, window.innerHeight - 420);
+	const maxH = Math.max(260, window.innerHeight - 240);
 	const sizes = [18, 16, 14, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2];
 	for (const s of sizes) {
 		const pitch = s + (s >= 6 ? 1 : 0);
@@ -260,9 +260,11 @@ function paintCell(i) {
 		}
 	}
 	if (i === selected) {
-		ctx.strokeStyle = "#000";
-		ctx.lineWidth = 2;
-		ctx.strokeRect(x + 1, y + 1, s - 2, s - 2);
+		/* inside the cell, so repainting a neighbour cannot erase it */
+		ctx.strokeStyle = "#0b3bff";
+		ctx.lineWidth = Math.max(1, Math.min(3, Math.floor(s / 3)));
+		const o = ctx.lineWidth / 2;
+		ctx.strokeRect(x + o, y + o, s - 2 * o, s - 2 * o);
 	}
 }
 function paintFrame() {
@@ -386,7 +388,8 @@ function histRow(r) {
 		detail = "";
 	}
 	return "<tr class=\"ev" + (t > curT ? " future" : "") + "\" data-t=\"" + t +
-		"\"><td>" + secs(t) + "</td><td>" + esc(what) + "</td><td>" +
+		"\" title=\"click: go to this time\"><td>" + ((D.t0 + t) / 1e9).toFixed(6) +
+		"</td><td>" + esc(what) + "</td><td>" +
 		esc(detail) + "</td></tr>";
 }
 function blockInfo(i) {
@@ -410,7 +413,7 @@ function showDetails(i, keep) {
 	let h = "<table>" + rows.map((r) => "<tr><th>" + esc(r[0]) + "</th><td>" +
 		esc(r[1]) + "</td></tr>").join("") + "</table>";
 	const hist = D.hist[i] || [];
-	h += "<div class=\"hist\"><table><tr><th>time</th><th>event</th><th>details" +
+	h += "<div class=\"hist\"><table><tr><th>time (s)</th><th>event</th><th>details" +
 		(hist.length ? " (latest " + hist.length + ")" : "") + "</th></tr>" +
 		(hist.length ? hist.map(histRow).join("") :
 			"<tr><td colspan=3 class=\"hint\">no steal, flip or migration</td></tr>") +

@@ -1,0 +1,161 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# run.sh - the HTML map in headless Chromium.
+#
+# For the synthetic fixture (and, when given, a real capture) it writes the
+# page, computes the expected type of every block at a few times from the
+# txt map at those times, opens the page with "#selftest;exp=TS:TYPES;..."
+# and reads the PASS/FAIL lines the page writes into <pre id="selftest">
+# (--dump-dom).  Also checks the browser log for uncaught errors, takes
+# screenshots into out/html/ and measures a 1 M event capture.
+#
+# Prints "ok - ..." / "not ok - ..." lines, "# ..." notes, and ends with
+# "N passed, N failed"; exits non-zero on any failure.  No Chromium is a
+# failure, not a skip: install it with `apt-get install -y chromium`.
+#
+# Environment: FRAGVIEW_CAPTURE=trace.dat  also check fragview map on it
+#              FRAGVIEW_HTML_BIG=0         leave out the 1 M event run
+here=$(cd "$(dirname "$0")" && pwd)
+fv=$(cd "$here/../.." && pwd)
+top=$(cd "$fv/../.." && pwd)
+out=$top/out/html
+mkdir -p "$out"
+pass=0
+fail=0
+
+ok() { echo "ok - html: $1"; pass=$((pass + 1)); }
+not_ok() { echo "not ok - html: $1"; fail=$((fail + 1)); }
+finish() {
+	echo "$pass passed, $fail failed"
+	[ "$fail" -eq 0 ]
+	exit
+}
+
+chrome=$(command -v chromium || command -v chromium-browser)
+if [ -z "$chrome" ]; then
+	not_ok "chromium not installed (apt-get install -y chromium)"
+	finish
+fi
+if ! make -s -C "$fv" tests/test_render >"$out/build.log" 2>&1; then
+	not_ok "build tests/test_render (see $out/build.log)"
+	finish
+fi
+
+# run_chrome LOG ARGS... - headless, isolated, no network side channels
+run_chrome() {
+	log=$1
+	shift
+	profile=$(mktemp -d)
+	timeout 120 "$chrome" --headless --no-sandbox --disable-gpu \
+		--disable-quic --no-first-run --disable-background-networking \
+		--disable-component-update --disable-sync --hide-scrollbars \
+		--user-data-dir="$profile" --enable-logging=stderr --v=0 \
+		"$@" 2>"$log"
+	rc=$?
+	rm -rf "$profile"
+	return $rc
+}
+
+# selftest NAME HTML EXPFILE - open the page in self-test mode, report
+selftest() {
+	name=$1 html=$2 exp=$3
+	hash="#selftest;$(tr '\n' ';' <"$exp" | sed 's/;$//')"
+	start=$(date +%s%N)
+	if ! run_chrome "$out/$name.log" --dump-dom "file://$html$hash" \
+		>"$out/$name.dom"; then
+		not_ok "$name: chromium failed (see $out/$name.log)"
+		return
+	fi
+	end=$(date +%s%N)
+	echo "# $name: chromium run (start, load, self-test, dump) $(( (end - start) / 1000000 )) ms"
+	# the page's own report: the last <pre id="selftest"> of the DOM
+	awk '/<pre id="selftest">/ { on = 1; buf = "" }
+	     on { buf = buf $0 "\n" }
+	     /<\/pre>/ && on { on = 0; last = buf }
+	     END { printf "%s", last }' "$out/$name.dom" |
+		sed 's/.*<pre id="selftest">//; s/<\/pre>.*//' >"$out/$name.selftest"
+	if ! grep -q '^DONE ' "$out/$name.selftest"; then
+		not_ok "$name: page wrote no self-test report (see $out/$name.log)"
+		return
+	fi
+	while IFS= read -r line; do
+		case $line in
+		PASS\ *) ok "$name: ${line#PASS }" ;;
+		FAIL\ *) not_ok "$name: ${line#FAIL }" ;;
+		INFO\ *) echo "# $name: ${line#INFO }" ;;
+		esac
+	done <"$out/$name.selftest"
+	# errors the page did not catch itself
+	if grep -E 'Uncaught|CONSOLE.*(Error|error)' "$out/$name.log" \
+		>"$out/$name.errors"; then
+		not_ok "$name: console errors: $(head -c 300 "$out/$name.errors")"
+	else
+		ok "$name: no console errors"
+	fi
+}
+
+# screenshot NAME URL - a 1400x900 picture for people to look at
+screenshot() {
+	rm -f "$out/$1.png"
+	run_chrome "$out/$1-shot.log" --window-size=1400,900 \
+		--screenshot="$out/$1.png" "$2" >/dev/null
+	if [ -s "$out/$1.png" ]; then
+		ok "$1: screenshot $out/$1.png"
+	else
+		not_ok "$1: no screenshot (see $out/$1-shot.log)"
+	fi
+}
+
+# --- the synthetic fixture (tests/test_render.c) ---
+if "$fv/tests/test_render" --html "$out/fixture.html" >"$out/fixture.exp"; then
+	selftest fixture "$out/fixture.html" "$out/fixture.exp"
+	screenshot fixture "file://$out/fixture.html#b=20"
+else
+	not_ok "fixture: test_render --html failed"
+fi
+
+# --- a real capture through the fragview command line ---
+if [ -n "$FRAGVIEW_CAPTURE" ]; then
+	cap=$FRAGVIEW_CAPTURE
+	if ! "$fv/fragview" map "$cap" --format html -o "$out/capture.html" ||
+	   ! "$fv/fragview" map "$cap" --format txt -o "$out/capture-final.txt"; then
+		not_ok "capture: fragview map $cap failed"
+	else
+		# times: a third, two thirds and the end of the capture
+		t0=$(sed -n 's/.*"t0":\([0-9]*\),"tEnd":\([0-9]*\).*/\1/p' "$out/capture.html")
+		te=$(sed -n 's/.*"t0":\([0-9]*\),"tEnd":\([0-9]*\).*/\2/p' "$out/capture.html")
+		: >"$out/capture.exp"
+		for num in 1 2 3; do
+			ts=$((t0 + te * num / 3))
+			secs=$(printf '%d.%09d' $((ts / 1000000000)) $((ts % 1000000000)))
+			"$fv/fragview" map "$cap" --format txt --at "$secs" \
+				-o "$out/capture-$num.txt" || continue
+			types=$(awk '/^  0x/ { $1 = ""; print }' "$out/capture-$num.txt" |
+				tr -d ' \n' | tr 'umrhci' 'UMRHCI' | tr 'UMRHCI?' '0123456')
+			echo "exp=$ts:$types" >>"$out/capture.exp"
+		done
+		selftest capture "$out/capture.html" "$out/capture.exp"
+		screenshot capture "file://$out/capture.html"
+	fi
+fi
+
+# --- 1 M events: size and speed (figures reported, not judged) ---
+if [ "${FRAGVIEW_HTML_BIG:-1}" != 0 ]; then
+	start=$(date +%s%N)
+	if "$fv/tests/test_render" --big-html "$out/big.html" >"$out/big.exp"; then
+		end=$(date +%s%N)
+		size=$(stat -c %s "$out/big.html")
+		echo "# big: model of 1 M events + HTML written in $(( (end - start) / 1000000 )) ms, $size bytes"
+		if [ "$size" -lt 10000000 ]; then
+			ok "big: page of 1 M events is $((size / 1024)) KiB (< 10 MB)"
+		else
+			not_ok "big: page of 1 M events is $size bytes (>= 10 MB)"
+		fi
+		selftest big "$out/big.html" "$out/big.exp"
+		screenshot big "file://$out/big.html"
+	else
+		not_ok "big: test_render --big-html failed"
+	fi
+fi
+finish
