@@ -10,6 +10,7 @@
  *                                 tests/html/run.sh (types parsed back
  *                                 from the txt map at that time)
  *   test_render --big-html FILE   the same for a 1 M event capture
+ *   test_render --empty-html FILE the page of a capture without blocks
  *
  * Golden files are compared byte for byte; the HTML is checked for
  * facts (self-contained, escaped, data complete) instead, as its bytes
@@ -714,6 +715,16 @@ int main(int argc, char **argv)
 
 		return write_html(argv[2], &fix, times, 5, "fixture <&> \"test\".dat");
 	}
+	if (argc == 3 && !strcmp(argv[1], "--empty-html")) {
+		struct fv_model empty;
+		int ret;
+
+		fv_model_init(&empty);
+		fv_model_finish(&empty);
+		ret = write_html(argv[2], &empty, NULL, 0, "empty");
+		fv_model_free(&empty);
+		return ret;
+	}
 	if (argc == 3 && !strcmp(argv[1], "--big-html")) {
 		struct fv_model big;
 		uint64_t times[3];
@@ -728,7 +739,7 @@ int main(int argc, char **argv)
 		return ret;
 	}
 	if (argc != 1) {
-		fprintf(stderr, "usage: test_render [--html|--big-html FILE]\n");
+		fprintf(stderr, "usage: test_render [--html|--big-html|--empty-html FILE]\n");
 		return 2;
 	}
 	RUN(txt_final);

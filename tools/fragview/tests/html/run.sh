@@ -79,6 +79,8 @@ selftest() {
 		not_ok "$name: page wrote no self-test report (see $out/$name.log)"
 		return
 	fi
+	# quiet: the caller judges the report itself
+	[ -n "$selftest_quiet" ] && return
 	while IFS= read -r line; do
 		case $line in
 		PASS\ *) ok "$name: ${line#PASS }" ;;
@@ -113,6 +115,40 @@ if "$fv/tests/test_render" --html "$out/fixture.html" >"$out/fixture.exp"; then
 	screenshot fixture "file://$out/fixture.html#b=20"
 else
 	not_ok "fixture: test_render --html failed"
+fi
+
+# --- the self-test must be able to fail: wrong expectations ---
+if [ -s "$out/fixture.exp" ]; then
+	# every block one type off at the middle time; the end time left alone
+	sed -n 3p "$out/fixture.exp" | awk -F: '{
+		s = "";
+		for (i = 1; i <= length($2); i++)
+			s = s ((substr($2, i, 1) + 1) % 7);
+		print $1 ":" s }' >"$out/wrong.exp"
+	sed -n 5p "$out/fixture.exp" >>"$out/wrong.exp"
+	selftest_quiet=1 selftest wrong "$out/fixture.html" "$out/wrong.exp"
+	if grep -q '^FAIL typesAt@' "$out/wrong.selftest" &&
+	   grep -q '^FAIL cells@' "$out/wrong.selftest" &&
+	   [ "$(grep -c '^FAIL' "$out/wrong.selftest")" -eq 2 ]; then
+		ok "wrong: self-test catches wrong types (and only those)"
+	else
+		not_ok "wrong: self-test did not catch wrong types exactly (see $out/wrong.selftest)"
+	fi
+fi
+
+# --- a capture without blocks: the page must still load cleanly ---
+if "$fv/tests/test_render" --empty-html "$out/empty.html" >/dev/null; then
+	echo "exp=0:" >"$out/empty.exp"
+	selftest_quiet=1 selftest empty "$out/empty.html" "$out/empty.exp"
+	if grep -q '^PASS no-js-errors' "$out/empty.selftest" &&
+	   grep -q '^PASS one-cell-per-block' "$out/empty.selftest" &&
+	   ! grep -qE 'Uncaught|CONSOLE.*(Error|error)' "$out/empty.log"; then
+		ok "empty: page of an empty capture loads without errors"
+	else
+		not_ok "empty: page of an empty capture (see $out/empty.selftest)"
+	fi
+else
+	not_ok "empty: test_render --empty-html failed"
 fi
 
 # --- a real capture through the fragview command line ---
