@@ -22,7 +22,7 @@
 
 /* html/ assets, compiled in by html/embed.sh (html/assets.c) */
 extern const char fv_html_css[], fv_html_body[], fv_html_js[],
-		  fv_html_selftest_js[];
+		  fv_html_charts_js[], fv_html_selftest_js[];
 
 struct html_ctx {
 	FILE *out;
@@ -367,6 +367,8 @@ int render_map_html(FILE *out, const struct fv_model *m,
 	put_data(&c, o);
 	fputs("</script>\n<script>\n", out);
 	fputs(fv_html_selftest_js, out);
+	fputs("</script>\n<script>\n", out);
+	fputs(fv_html_charts_js, out);
 	fputs("</script>\n<script>\n", out);
 	fputs(fv_html_js, out);
 	fputs("</script>\n</body>\n</html>\n", out);

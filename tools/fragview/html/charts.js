@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * charts.js - the charts under the map: the model's time buckets
+ * (fv_model.buckets: blocks per type at each bucket's end, steals,
+ * claims, flips, pcp drains, migrations) as step plots, with a cursor
+ * at the map's time.  Each chart is drawn once into an ImageData; moving
+ * the cursor only puts that back and draws one line.  Clicking a chart
+ * moves the map to that time.
+ *
+ * window.fvCharts(D, box, ui) -> { draw(), cursor() }, where D is the
+ * page data, box the element to fill and ui gives dpr(), now() (ns since
+ * t0), setTime(t), esc() and fmtN().
+ */
+"use strict";
+window.fvCharts = function (D, box, ui) {
+	const NMT = D.names.mt.length;
+	const PAL = D.palette;
+	const B = D.buckets;
+	const charts = [];
+	function chartDefs() {
+		const types = [];
+		for (let t = 0; t < NMT; t++)
+			types.push({ name: D.names.mt[t], color: PAL[t],
+				v: (k) => B.types[k * NMT + t] });
+		return [
+			{ title: "Pageblocks per type", stacked: true, series: types,
+			  note: D.filtered ? "all zones of the capture" : "" },
+			{ title: "Fallback steals", series: [
+				{ name: "steals", color: "#e15759", v: (k) => B.steals[k] },
+				{ name: "claimed the block", color: "#7b1f20", v: (k) => B.claims[k] }] },
+			{ title: "Pageblock flips and pcp drains", series: [
+				{ name: "flips", color: "#4e79a7", v: (k) => B.flips[k] },
+				{ name: "drains", color: "#f28e2b", v: (k) => B.drains[k] }] },
+			{ title: "Migrations", series: [
+				{ name: "ok", color: "#59a14f", v: (k) => B.mok[k] },
+				{ name: "failed", color: "#c0001e", v: (k) => B.mfail[k] }] },
+		];
+	}
+	function drawChart(c) {
+		const cv = c.canvas, dpr = ui.dpr();
+		const w = cv.clientWidth, h = cv.clientHeight;
+		cv.width = Math.round(w * dpr);
+		cv.height = Math.round(h * dpr);
+		const g = cv.getContext("2d", { willReadFrequently: true });
+		g.setTransform(dpr, 0, 0, dpr, 0, 0);
+		const padL = 44, padB = 14, pw = w - padL - 4, ph = h - padB - 4;
+		const n = B.n, span = Math.max(D.tEnd, n * B.ns, 1);
+		const xOf = (k) => padL + (k * B.ns) / span * pw;
+		let max = 1;
+		for (let k = 0; k < n; k++) {
+			let s = 0;
+			for (const se of c.def.series)
+				s = c.def.stacked ? s + se.v(k) : Math.max(s, se.v(k));
+			max = Math.max(max, s);
+		}
+		const yOf = (v) => 4 + ph - v / max * ph;
+		g.fillStyle = "#fff";
+		g.fillRect(0, 0, w, h);
+		g.strokeStyle = "#d9dde2";
+		g.beginPath();
+		g.moveTo(padL, 4);
+		g.lineTo(padL, 4 + ph);
+		g.lineTo(padL + pw, 4 + ph);
+		g.stroke();
+		g.fillStyle = "#5d6670";
+		g.font = "10px system-ui, sans-serif";
+		g.textAlign = "right";
+		g.textBaseline = "top";
+		g.fillText(ui.fmtN(max), padL - 4, 2);
+		g.fillText("0", padL - 4, ph - 4);
+		g.textAlign = "left";
+		g.fillText("+0 s", padL, 4 + ph + 2);
+		g.textAlign = "right";
+		g.fillText("+" + (span / 1e9).toFixed(3) + " s", padL + pw, 4 + ph + 2);
+		const base = new Float64Array(n);
+		for (const se of c.def.series) {
+			g.fillStyle = se.color;
+			g.strokeStyle = se.color;
+			if (c.def.stacked) {
+				/* a step-shaped band from base[] to base[] + v */
+				g.beginPath();
+				for (let k = 0; k < n; k++) {
+					const top = yOf(base[k] + se.v(k));
+					if (k === 0)
+						g.moveTo(xOf(0), top);
+					else
+						g.lineTo(xOf(k), top);
+					g.lineTo(xOf(k + 1), top);
+				}
+				for (let k = n - 1; k >= 0; k--) {
+					g.lineTo(xOf(k + 1), yOf(base[k]));
+					g.lineTo(xOf(k), yOf(base[k]));
+				}
+				g.closePath();
+				g.fill();
+				for (let k = 0; k < n; k++)
+					base[k] += se.v(k);
+			} else {
+				g.beginPath();
+				g.moveTo(xOf(0), yOf(0));
+				for (let k = 0; k < n; k++) {
+					g.lineTo(xOf(k), yOf(se.v(k)));
+					g.lineTo(xOf(k + 1), yOf(se.v(k)));
+				}
+				g.lineWidth = 1.2;
+				g.stroke();
+			}
+		}
+		c.plot = { padL, pw, span, top: 4, ph };
+		c.image = g.getImageData(0, 0, cv.width, cv.height);
+		c.g = g;
+	}
+	function drawCursors() {
+		for (const c of charts) {
+			if (!c.image)
+				continue;
+			c.g.putImageData(c.image, 0, 0);
+			const x = c.plot.padL + Math.min(Math.max(ui.now() / c.plot.span, 0), 1) * c.plot.pw;
+			c.g.strokeStyle = "#111";
+			c.g.lineWidth = 1;
+			c.g.beginPath();
+			c.g.moveTo(Math.round(x) + 0.5, c.plot.top);
+			c.g.lineTo(Math.round(x) + 0.5, c.plot.top + c.plot.ph);
+			c.g.stroke();
+		}
+	}
+	function buildCharts() {
+		for (const def of chartDefs()) {
+			const div = document.createElement("div");
+			div.className = "chart";
+			div.innerHTML = "<span class=\"ct\">" + ui.esc(def.title) + "</span>" +
+				(def.stacked ? "<span class=\"ck\">colours as in the legend</span>" : "") +
+				(def.stacked ? [] : def.series).map((s) => "<span class=\"ck\"><span class=\"sw\" style=\"background:" +
+					s.color + "\"></span> " + ui.esc(s.name) + "</span>").join("") +
+				(def.note ? "<span class=\"ck\">(" + ui.esc(def.note) + ")</span>" : "") +
+				"<canvas></canvas>";
+			box.appendChild(div);
+			const c = { def, canvas: div.querySelector("canvas") };
+			charts.push(c);
+			c.canvas.addEventListener("click", (ev) => {
+				const r = c.canvas.getBoundingClientRect();
+				const f = (ev.clientX - r.left - c.plot.padL) / c.plot.pw;
+				ui.setTime(Math.round(Math.min(Math.max(f, 0), 1) * c.plot.span));
+			});
+		}
+	}
+
+	buildCharts();
+	return {
+		draw: () => {
+			charts.forEach(drawChart);
+			drawCursors();
+		},
+		cursor: drawCursors,
+	};
+};
