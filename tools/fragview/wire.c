@@ -24,7 +24,7 @@ static int one_message(const struct wire_hdr *h, const uint8_t *p,
 
 	if (st->end)
 		return bad(err, errlen, "message after the end");
-	if (!st->hello && h->tag != WIRE_HELLO && h->tag != WIRE_ERROR)
+	if (!st->hello && (h->tag == WIRE_EVENTS || h->tag == WIRE_END))
 		return bad(err, errlen, "no hello");
 	switch (h->tag) {
 	case WIRE_HELLO:

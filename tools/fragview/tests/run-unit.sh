@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Runs each unit test binary given, passes its "ok"/"not ok" lines
+# Runs each test program given (unit binaries, e2e.sh), passes its "ok"/"not ok" lines
 # through and ends with "N passed, N failed".  A binary that crashes or
 # exits non-zero without a "not ok" line counts as one failure.
 pass=0

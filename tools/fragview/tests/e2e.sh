@@ -1,0 +1,203 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# End-to-end tests of the fragview binary: synthetic captures with known
+# content (tests/mkcapture.py), the lead's fixtures when present
+# (tests/fixtures/*.dat), and a table of bad inputs, each with the exact
+# one-line error it must produce.  Prints "ok - ..." / "not ok - ...".
+#
+# usage: tests/e2e.sh [FRAGVIEW]    (run from tools/fragview)
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+fv=$(realpath "${1:-$here/../fragview}")
+fixtures=$here/../../../tests/fixtures
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp"
+
+ok() { echo "ok - $1"; }
+nok() { echo "not ok - $1"; shift; for l in "$@"; do echo "  $l" >&2; done; }
+
+# expect NAME STATUS STDERR-LINE -- CMD...: exact status, exact stderr
+expect() {
+	local name=$1 want_rc=$2 want_err=$3
+	shift 4
+	"$@" >out.txt 2>err.txt
+	local rc=$?
+	local err
+	err=$(cat err.txt)
+	if [ "$rc" = "$want_rc" ] && [ "$err" = "$want_err" ]; then
+		ok "$name"
+	else
+		nok "$name" "status $rc (want $want_rc)" "stderr: $err" \
+			"want:   $want_err"
+	fi
+}
+
+# fact FILE.json EXPR: a value from a mkcapture facts file
+fact() { python3 -c "import json,sys; f=json.load(open('$1')); print($2)"; }
+# jq-less JSON lookups in fragview's stats output
+jget() { python3 -c "import json,sys; d=json.load(open('$1')); print($2)"; }
+
+mk() { python3 "$here/mkcapture.py" "$@" 2>/dev/null; }
+
+mk mobility mob.dat --facts mob.json || nok "mkcapture mobility"
+mk mobility mob7.dat --v7
+mk lostflip lost.dat --facts lost.json
+mk stock stock.dat --facts stock.json
+mk none none.dat
+mk onesnap one.dat
+
+# ---- check: exact replay, and a lost flip found by pfn and type
+expect "check: consistent capture exits 0" 0 "" -- "$fv" check mob.dat
+want="check: 256 blocks, $(fact mob.json 'f["flips"]') flips replayed, 0 mismatches"
+[ "$(head -1 out.txt)" = "$want" ] && ok "check: summary line counts every flip" ||
+	nok "check: summary line" "got: $(head -1 out.txt)" "want: $want"
+expect "check: v7/zstd capture reads like v6" 0 "" -- "$fv" check mob7.dat
+[ "$(head -1 out.txt)" = "$want" ] && ok "check: v7 summary equals v6" ||
+	nok "check: v7 summary" "got: $(head -1 out.txt)"
+expect "check: lost flip exits 1" 1 "" -- "$fv" check lost.dat
+want="pfn $(fact lost.json 'f["lost"]["pfn"]') expected $(fact lost.json 'f["lost"]["expected"]') got $(fact lost.json 'f["lost"]["got"]')"
+grep -qxF "$want" out.txt && grep -q ", 1 mismatches$" out.txt &&
+	ok "check: names the block of the lost flip" ||
+	nok "check: lost flip line" "got: $(cat out.txt)" "want: $want"
+expect "check: one snapshot is an error" 1 \
+	"fragview: one.dat: check needs two pageblock_state snapshots, the capture has 1" \
+	-- "$fv" check one.dat
+
+# ---- stats: every count equals what the generator wrote
+expect "stats json" 0 "" -- "$fv" stats mob.dat --format json -o s.json
+for k in "steals total:steals" "steals claimed:claimed" "flips total:flips" \
+	 "drains total:drains" "migrations ok:migrate_ok" \
+	 "migrations failed:migrate_fail"; do
+	path=${k%%:*}; f=${k#*:}
+	got=$(jget s.json "d['${path% *}']['${path#* }']")
+	want=$(fact mob.json "f['$f']")
+	[ "$got" = "$want" ] && ok "stats: $path = $want" ||
+		nok "stats: $path" "got $got want $want"
+done
+got=$(jget s.json "sum(z['blocks_end']['Isolate'] for z in d['zones'])")
+want=$(fact mob.json "sum(1 for v in f['final'].values() if v == 'Isolate')")
+[ "$got" = "$want" ] && ok "stats: Isolate blocks at the end (kernel value 4, no CMA)" ||
+	nok "stats: final Isolate blocks" "got $got want $want"
+expect "stats csv" 0 "" -- "$fv" stats mob.dat --format csv
+[ "$(head -1 out.txt)" = "table,node,zone,cpu,from,to,reason,mode,claimed,order,fallback_order,result,metric,value" ] &&
+	grep -q "^flip,,,,[A-Za-z]*,[A-Za-z]*,steal,,,,,,count,[0-9]*$" out.txt &&
+	ok "stats csv: header and flip rows" || nok "stats csv" "$(head -3 out.txt)"
+expect "stats txt" 0 "" -- "$fv" stats mob.dat
+grep -q "^Pageblock flips: $(fact mob.json 'f["flips"]')$" out.txt &&
+	ok "stats txt: flip total" || nok "stats txt" "$(head -5 out.txt)"
+
+# ---- stock kernel: stats work, map explains
+expect "stats on a stock capture" 0 \
+	"fragview: stock.dat: stock-kernel capture: steals lack zone and claim details, no flips, drains or per-page migrations; map and check need the patched kernel" \
+	-- "$fv" stats stock.dat --format json -o st.json
+[ "$(jget st.json "d['steals']['total']")" = "$(fact stock.json 'f["steals"]')" ] &&
+	[ "$(jget st.json "d['migrations']['ok']")" = "$(fact stock.json 'f["migrate_ok"]')" ] &&
+	ok "stats: stock steals and migration totals" || nok "stats: stock totals"
+expect "map on a stock capture" 1 \
+	"fragview: stock.dat: stock-kernel capture (kmem/migrate events only): map and check need the mobility events of the patched kernel" \
+	-- "$fv" map stock.dat --format txt
+
+# ---- map: formats, --at, -o atomicity
+for f in txt ansi svg html; do
+	expect "map --format $f" 0 "" -- "$fv" map mob.dat --format $f -o map.$f
+	[ -s map.$f ] && ok "map --format $f wrote a file" || nok "map $f empty"
+done
+grep -q "<svg" map.svg && ok "map svg has <svg" || nok "map svg"
+grep -qi "<html" map.html && ok "map html has <html" || nok "map html"
+expect "map --at +0 (the baseline)" 0 "" -- "$fv" map mob.dat --at +0 --format txt
+cp out.txt at0.txt
+expect "map --at near the end" 0 "" -- "$fv" map mob.dat --at +0.02 --format txt
+! cmp -s at0.txt out.txt && ok "map --at: baseline differs from the end" ||
+	nok "map --at made no difference"
+expect "map --zone 0/DMA32" 0 "" -- "$fv" map mob.dat --zone 0/DMA32 --format txt
+echo good > keep.txt
+expect "map -o keeps a good file when the run fails" 1 \
+	"fragview: none.dat: no mobility or kmem/migrate events in this capture" \
+	-- "$fv" map none.dat --format txt -o keep.txt
+[ "$(cat keep.txt)" = good ] && [ -z "$(ls -A | grep fragview-)" ] &&
+	ok "-o: old file intact, no temp file left" || nok "-o clobbered or left a temp file"
+
+# ---- bad inputs: exact one-line errors
+: > empty.dat
+echo "hello, not a capture" > text.dat
+head -c 5000 mob.dat > trunc.dat
+{ printf 'XXXX'; tail -c +5 mob.dat; } > magic.dat
+mkdir -p adir
+expect "empty file" 1 "fragview: empty.dat: empty file" -- "$fv" map empty.dat
+expect "text file" 1 "fragview: text.dat: not a trace-cmd capture (no trace.dat magic)" \
+	-- "$fv" stats text.dat
+expect "truncated capture" 1 \
+	"fragview: trunc.dat: corrupt or truncated capture (libtracecmd cannot open it)" \
+	-- "$fv" check trunc.dat
+expect "wrong magic" 1 "fragview: magic.dat: not a trace-cmd capture (no trace.dat magic)" \
+	-- "$fv" map magic.dat
+expect "missing file" 1 "fragview: nosuch.dat: No such file or directory" \
+	-- "$fv" stats nosuch.dat
+expect "directory" 1 "fragview: adir: not a regular file" -- "$fv" check adir
+expect "capture without our events" 1 \
+	"fragview: none.dat: no mobility or kmem/migrate events in this capture" \
+	-- "$fv" stats none.dat
+expect "unknown option" 2 "fragview: map: unknown option '--frobnicate' (see 'fragview map --help')" \
+	-- "$fv" map mob.dat --frobnicate
+expect "unknown command" 2 "fragview: 'frob' is not a fragview command (see 'fragview --help')" \
+	-- "$fv" frob
+expect "unknown global option" 2 "fragview: unknown option '--frob' (see 'fragview --help')" \
+	-- "$fv" --frob
+expect "missing operand" 2 "fragview: check: missing CAPTURE (a trace.dat file) (see 'fragview check --help')" \
+	-- "$fv" check
+expect "option without value" 2 "fragview: stats: option '--format' needs a value (see 'fragview stats --help')" \
+	-- "$fv" stats mob.dat --format
+expect "unknown format" 2 "fragview: stats: unknown format 'svg' (one of txt|csv|json) (see 'fragview stats --help')" \
+	-- "$fv" stats mob.dat --format svg
+expect "bad --at" 2 "fragview: map: bad time '1.2.3' (want SECONDS[.FRACTION] or +SECONDS) (see 'fragview map --help')" \
+	-- "$fv" map mob.dat --at 1.2.3
+expect "unwritable -o" 1 "fragview: /nonexistent/x.txt: cannot write: No such file or directory" \
+	-- "$fv" stats mob.dat -o /nonexistent/x.txt
+expect "-o /dev/full" 1 "fragview: /dev/full: write failed: No space left on device" \
+	-- "$fv" stats mob.dat -o /dev/full
+"$fv" check mob.dat >/dev/full 2>err.txt
+[ $? = 1 ] && [ "$(cat err.txt)" = "fragview: standard output: write failed: No space left on device" ] &&
+	ok "stdout on /dev/full fails loudly" || nok "stdout /dev/full" "$(cat err.txt)"
+
+# ---- dump: a debugfs pageblock map without a trace
+cat > good.dump <<'EOF'
+# fragview test dump
+node 0 zone DMA32 start_pfn 0x1000 nr_blocks 3 pageblock_order 9
+0x1000 Movable 512 9
+0x1200 Unmovable 3 1
+0x1400 Reclaimable 0 -1
+node 0 zone Normal start_pfn 0x100000 nr_blocks 2 pageblock_order 9
+0x100000 Movable 100 5
+0x100200 Isolate 0 -1
+EOF
+expect "dump: good file" 0 "" -- "$fv" dump good.dump --format txt
+sed 's/^0x1200 Unmovable 3 1$/0x1200 Sticky 3 1/' good.dump > bad.dump
+expect "dump: unknown type names its line" 1 \
+	"fragview: bad.dump:4: unknown migratetype 'Sticky'" -- "$fv" dump bad.dump
+sed 's/nr_blocks 3/nr_blocks 4/' good.dump > short.dump
+expect "dump: block count checked" 1 \
+	"fragview: short.dump:6: zone DMA32 of node 0: header says 4 blocks, found 3" \
+	-- "$fv" dump short.dump
+
+# ---- help and version
+for c in map stats check dump; do
+	expect "$c --help" 0 "" -- "$fv" $c --help
+	grep -q "^usage: fragview $c" out.txt && ok "$c --help shows usage" ||
+		nok "$c --help text"
+done
+expect "--version" 0 "" -- "$fv" --version
+
+# ---- the lead's fixtures, when they exist
+for f in "$fixtures"/*.dat; do
+	[ -e "$f" ] || continue
+	"$fv" stats "$f" >/dev/null 2>err.txt
+	rc=$?
+	[ $rc -le 1 ] && ! grep -qv '^fragview: ' err.txt &&
+		ok "fixture $(basename "$f"): stats exit $rc" ||
+		nok "fixture $(basename "$f")" "status $rc: $(cat err.txt)"
+done
+
+# ---- damaged copies of a capture: never a crash, never a hang
+python3 "$here/mutate.py" "$fv" mob.dat 200 | tail -1
