@@ -3,8 +3,8 @@
 #
 # run.sh - the HTML map in headless Chromium.
 #
-# For the synthetic fixture (and, when given, a real capture) it writes the
-# page, computes the expected type of every block at a few times from the
+# For the synthetic fixture and a trace.dat read by `fragview map` it writes
+# the page, computes the expected type of every block at a few times from the
 # txt map at those times, opens the page with "#selftest;exp=TS:TYPES;..."
 # and reads the PASS/FAIL lines the page writes into <pre id="selftest">
 # (--dump-dom).  Also checks the browser log for uncaught errors, takes
@@ -14,7 +14,8 @@
 # "N passed, N failed"; exits non-zero on any failure.  No Chromium is a
 # failure, not a skip: install it with `apt-get install -y chromium`.
 #
-# Environment: FRAGVIEW_CAPTURE=trace.dat  also check fragview map on it
+# Environment: FRAGVIEW_CAPTURE=trace.dat  check fragview map on it (default:
+#                                         a synthetic tests/mkcapture.py one)
 #              FRAGVIEW_HTML_BIG=0         leave out the 1 M event run
 here=$(cd "$(dirname "$0")" && pwd)
 fv=$(cd "$here/../.." && pwd)
@@ -151,9 +152,23 @@ else
 	not_ok "empty: test_render --empty-html failed"
 fi
 
-# --- a real capture through the fragview command line ---
-if [ -n "$FRAGVIEW_CAPTURE" ]; then
-	cap=$FRAGVIEW_CAPTURE
+# --- a real trace.dat through the fragview command line ---
+# FRAGVIEW_CAPTURE, else a synthetic one from tests/mkcapture.py (a real
+# trace.dat written by trace-cmd restore, with known content).
+cap=$FRAGVIEW_CAPTURE
+if [ -z "$cap" ]; then
+	cap=$out/mobility.dat
+	if ! python3 "$fv/tests/mkcapture.py" mobility "$cap" --events 50000 \
+		>"$out/mkcapture.log" 2>&1; then
+		not_ok "capture: tests/mkcapture.py failed (see $out/mkcapture.log)"
+		cap=
+	fi
+fi
+if [ -n "$cap" ] && ! make -s -C "$fv" fragview >"$out/build-fragview.log" 2>&1; then
+	not_ok "capture: build fragview (see $out/build-fragview.log)"
+	cap=
+fi
+if [ -n "$cap" ]; then
 	if ! "$fv/fragview" map "$cap" --format html -o "$out/capture.html" ||
 	   ! "$fv/fragview" map "$cap" --format txt -o "$out/capture-final.txt"; then
 		not_ok "capture: fragview map $cap failed"
