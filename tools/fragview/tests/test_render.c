@@ -653,6 +653,121 @@ static void html_map(void)
 	free(t);
 }
 
+/* Visible columns of a line: escape sequences take no room. */
+static size_t visible_len(const char *l)
+{
+	size_t n = 0;
+
+	while (*l && *l != '\n') {
+		if (*l == '\033') {
+			l = strchr(l, 'm') + 1;
+			continue;
+		}
+		n++;
+		l++;
+	}
+	return n;
+}
+
+static void ansi_fits_width(void)
+{
+	const int widths[] = { 24, 40, 80, 133 };
+
+	for (size_t k = 0; k < sizeof(widths) / sizeof(widths[0]); k++) {
+		struct map_opts o = opts();
+		size_t cells = 0;
+		int ret;
+		char *t;
+
+		o.width = widths[k];
+		t = render(render_map_ansi, &fix, &o, &ret);
+		CHECK_EQ(ret, 0);
+		for (const char *l = t; *l; l = strchr(l, '\n') + 1) {
+			if (!strncmp(l, "  0x", 4)) {
+				CHECK((int)visible_len(l) <= widths[k]);
+				cells += visible_len(l) - 13;
+			}
+			if (!strchr(l, '\n'))
+				break;
+		}
+		/* the gaps between groups of 8 are not cells */
+		CHECK(cells >= fix.nr_blocks);
+		free(t);
+	}
+}
+
+static void deterministic_output(void)
+{
+	int (*const fns[])(FILE *, const struct fv_model *,
+			   const struct map_opts *) = {
+		render_map_txt, render_map_ansi, render_map_svg, render_map_html,
+	};
+
+	for (size_t k = 0; k < sizeof(fns) / sizeof(fns[0]); k++) {
+		struct map_opts o = opts();
+		int r1, r2;
+		char *a = render(fns[k], &fix, &o, &r1);
+		char *b = render(fns[k], &fix, &o, &r2);
+
+		CHECK(r1 == 0 && r2 == 0 && !strcmp(a, b));
+		free(a);
+		free(b);
+	}
+}
+
+static void legend_counts(void)
+{
+	struct map_opts o = opts();
+	uint64_t count[FV_MT_NR];
+	char line[64];
+	int ret;
+	char *t = render(render_map_txt, &fix, &o, &ret);
+
+	fv_model_count_types(&fix, false, count);
+	for (int mt = 0; mt < FV_MT_NR; mt++) {
+		snprintf(line, sizeof(line), " %-12s %8llu\n", fv_mt_name(mt),
+			 (unsigned long long)count[mt]);
+		CHECK(strstr(t, line));
+	}
+	free(t);
+}
+
+static void html_at_time(void)
+{
+	struct map_opts o = opts();
+	char want[64];
+	int ret;
+	char *t;
+
+	o.have_at = true;
+	o.at_ts = FIX_MID;
+	t = render(render_map_html, &fix, &o, &ret);
+	CHECK_EQ(ret, 0);
+	/* the page opens at --at, as ns since the first event */
+	snprintf(want, sizeof(want), "\"at\":%llu,",
+		 (unsigned long long)(FIX_MID - fix.first_ts));
+	CHECK(strstr(t, want));
+	free(t);
+	o.have_at = false;
+	t = render(render_map_html, &fix, &o, &ret);
+	CHECK(strstr(t, "\"at\":null,"));
+	free(t);
+}
+
+static void svg_zone_filter(void)
+{
+	struct map_opts o = opts();
+	int ret;
+	char *t;
+
+	o.zone_type = FV_ZONE_DMA;
+	t = render(render_map_svg, &fix, &o, &ret);
+	CHECK_EQ(ret, 0);
+	CHECK_EQ(count_str(t, "><title>pfn 0x"), 8);
+	CHECK(strstr(t, "zone DMA<") && !strstr(t, "zone DMA32"));
+	free(t);
+}
+
 static void renderer_write_error(void)
 {
 	/* a stream that fails: the renderers return, the caller sees ferror */
@@ -749,6 +864,11 @@ int main(int argc, char **argv)
 	RUN(ansi_colours);
 	RUN(svg_map);
 	RUN(html_map);
+	RUN(ansi_fits_width);
+	RUN(deterministic_output);
+	RUN(legend_counts);
+	RUN(html_at_time);
+	RUN(svg_zone_filter);
 	RUN(renderer_write_error);
 	fv_model_free(&fix);
 	printf("%d passed, %d failed\n", t_pass, t_fail);
