@@ -524,7 +524,9 @@ function wire() {
 	$("fv-play").onclick = play;
 	document.addEventListener("keydown", (ev) => {
 		if (ev.target.tagName === "INPUT" && ev.target.type !== "checkbox")
-			return;
+			return;		/* the slider has its own arrow keys */
+		if (ev.target.tagName === "BUTTON" && ev.key === " ")
+			return;		/* the button's own click toggles */
 		const k = { ArrowRight: nextFlip, ArrowLeft: prevFlip, " ": play,
 			Home: () => setTimeRel(0), End: () => setTimeRel(D.tEnd) }[ev.key];
 		if (k) {
