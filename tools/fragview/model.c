@@ -525,6 +525,10 @@ static int sort_blocks(struct fv_model *m)
 	uint8_t *hist_len = malloc(n + 1);
 	int ret = -1;
 
+	if (!n) {
+		ret = 0;
+		goto out;
+	}
 	if (!order || !where || !blocks || !bp || !hist || !hist_len)
 		goto out;
 	for (size_t i = 0; i < n; i++)

@@ -128,6 +128,9 @@ void fv_frag_add_block(struct fv_frag *f, uint32_t free_pages,
 	if (!free_pages || largest_order < 0)
 		return;
 	top = largest_order < FV_MAX_ORDER ? largest_order : FV_MAX_ORDER - 1;
+	/* fewer pages than the largest order claims: trust the page count */
+	while (top > 0 && top <= (int)pageblock_order && (1ULL << top) > rem)
+		top--;
 	/* a block above pageblock_order spans blocks: each adds its share */
 	chunk = top > (int)pageblock_order ? rem : 1ULL << top;
 	if (chunk > rem)

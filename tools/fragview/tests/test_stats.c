@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0
+/* test_stats.c - counts, and the vmstat.c indices against hand results. */
+#include <string.h>
+
+#include "../stats.h"
+#include "test.h"
+
+static void test_indices_by_hand(void)
+{
+	struct fv_frag f = { 0 };
+
+	/* 10 free order-0 blocks, 5 order-1, 1 order-3: 28 pages, 16 blocks */
+	f.pages_at[0] = 10;
+	f.pages_at[1] = 10;
+	f.pages_at[3] = 8;
+	fv_frag_compute(&f);
+	CHECK_EQ(f.free_pages, 28);
+	CHECK_EQ(f.nr_free[1], 5);
+	/* order 0: every free page is usable */
+	CHECK_EQ(f.unusable[0], 0);
+	CHECK_EQ(f.fragindex[0], -1000);
+	/* order 2: 2 suitable blocks of 4 pages: (28 - 8) * 1000 / 28 */
+	CHECK_EQ(f.unusable[2], 714);
+	CHECK_EQ(f.fragindex[2], -1000);
+	/* order 3: 1 suitable: (28 - 8) * 1000 / 28 */
+	CHECK_EQ(f.unusable[3], 714);
+	/* order 4: none: 1000 - (1000 + 28 * 1000 / 16) / 16 = 1000 - 171 */
+	CHECK_EQ(f.unusable[4], 1000);
+	CHECK_EQ(f.fragindex[4], 829);
+	/* order 10: 1000 - (1000 + 28000 / 1024) / 16 = 1000 - 64 */
+	CHECK_EQ(f.fragindex[10], 936);
+}
+
+static void test_indices_empty(void)
+{
+	struct fv_frag f = { 0 };
+
+	fv_frag_compute(&f);
+	/* vmstat.c: no free memory is all unusable, and no fragmentation */
+	CHECK_EQ(f.unusable[3], 1000);
+	CHECK_EQ(f.fragindex[3], 0);
+}
+
+static void test_block_decomposition(void)
+{
+	struct fv_frag f = { 0 };
+
+	/* 300 free, largest order 7: 128 + 128 + 32 + 8 + 4 */
+	fv_frag_add_block(&f, 300, 7, 9);
+	CHECK_EQ(f.pages_at[7], 256);
+	CHECK_EQ(f.pages_at[5], 32);
+	CHECK_EQ(f.pages_at[3], 8);
+	CHECK_EQ(f.pages_at[2], 4);
+	/* a free order-10 buddy spans two order-9 pageblocks */
+	fv_frag_add_block(&f, 512, 10, 9);
+	fv_frag_add_block(&f, 512, 10, 9);
+	/* inconsistent input: 3 pages cannot hold an order-5 block */
+	fv_frag_add_block(&f, 3, 5, 9);
+	fv_frag_add_block(&f, 0, -1, 9);
+	fv_frag_compute(&f);
+	CHECK_EQ(f.nr_free[10], 1);
+	CHECK_EQ(f.nr_free[7], 2);
+	CHECK_EQ(f.nr_free[1], 1);
+	CHECK_EQ(f.nr_free[0], 1);
+	CHECK_EQ(f.free_pages, 300 + 1024 + 3);
+}
+
+static struct fv_event steal(uint8_t a, uint8_t b, bool claimed, uint8_t order)
+{
+	struct fv_event e = { .kind = FV_EV_STEAL };
+
+	e.steal.alloc_mt = a;
+	e.steal.block_mt = b;
+	e.steal.claimed = claimed;
+	e.steal.order = order;
+	e.steal.fallback_order = 9;
+	return e;
+}
+
+static void test_counts(void)
+{
+	struct fv_stats *s = fv_stats_new();
+	struct fv_model m;
+	struct fv_event e;
+
+	fv_model_init(&m);
+	for (int i = 0; i < 5; i++) {
+		e = steal(FV_MT_UNMOVABLE, FV_MT_MOVABLE, i < 2, 0);
+		fv_stats_apply(s, &e);
+	}
+	e = steal(FV_MT_RECLAIMABLE, FV_MT_MOVABLE, false, 200);	/* order clamps */
+	fv_stats_apply(s, &e);
+
+	e = (struct fv_event){ .kind = FV_EV_FLIP };
+	e.flip.old_mt = FV_MT_MOVABLE;
+	e.flip.new_mt = FV_MT_UNMOVABLE;
+	e.flip.reason = FV_FLIP_STEAL;
+	fv_stats_apply(s, &e);
+	fv_stats_apply(s, &e);
+
+	e = (struct fv_event){ .kind = FV_EV_DRAIN, .cpu = 3 };
+	e.drain.reason = FV_DRAIN_VMSTAT;
+	e.drain.nr[1] = 30;
+	e.drain.total = 31;
+	fv_stats_apply(s, &e);
+	e.cpu = 1;
+	fv_stats_apply(s, &e);
+	fv_stats_apply(s, &e);
+
+	e = (struct fv_event){ .kind = FV_EV_MIGRATE };
+	e.migrate.mode = FV_MODE_SYNC;
+	e.migrate.reason = FV_MR_COMPACTION;
+	for (int i = 0; i < 3; i++)
+		fv_stats_apply(s, &e);
+	e.migrate.result = -16;
+	fv_stats_apply(s, &e);
+	e = (struct fv_event){ .kind = FV_EV_MIGRATE_SUM };
+	e.msum.succeeded = 7;
+	e.msum.failed = 1;
+	e.msum.mode = FV_MODE_ASYNC;
+	e.msum.reason = FV_MR_SYSCALL;
+	fv_stats_apply(s, &e);
+
+	fv_model_finish(&m);
+	fv_stats_finish(s, &m);
+	CHECK_EQ(s->nr_steals, 6);
+	CHECK_EQ(s->nr_claimed, 2);
+	CHECK_EQ(s->nr_steal_rows, 3);
+	/* largest count first */
+	CHECK_EQ(s->steals[0].count, 3);
+	CHECK_EQ(s->steals[0].claimed, 0);
+	CHECK_EQ(s->steals[0].alloc_mt, FV_MT_UNMOVABLE);
+	CHECK_EQ(s->steals[2].order, FV_STAT_ORDERS - 1);
+	CHECK_EQ(s->nr_flip_rows, 1);
+	CHECK_EQ(s->flips[0].count, 2);
+	CHECK_EQ(s->nr_drain_rows, 2);
+	CHECK_EQ(s->drains[0].cpu, 1);		/* sorted by cpu */
+	CHECK_EQ(s->drains[0].drains[FV_DRAIN_VMSTAT], 2);
+	CHECK_EQ(s->drains[0].pages[FV_DRAIN_VMSTAT], 62);
+	CHECK_EQ(s->drains[1].by_type[1], 30);
+	CHECK_EQ(s->nr_drained_pages, 93);
+	CHECK_EQ(s->nr_migrate_ok, 10);
+	CHECK_EQ(s->nr_migrate_fail, 2);
+	CHECK_EQ(s->nr_migrate_rows, 2);
+	CHECK_EQ(s->migrations[0].rate_permille, 750);
+	CHECK_EQ(s->migrations[1].stock, 1);
+	CHECK_EQ(s->migrations[1].rate_permille, 875);
+	CHECK_EQ(s->nr_results, 2);
+	CHECK_EQ(s->results[0].result, 0);
+	CHECK_EQ(s->results[0].count, 3);
+	CHECK_EQ(s->results[1].result, -16);
+	fv_stats_free(s);
+	fv_model_free(&m);
+}
+
+static void test_zone_stats_from_snapshots(void)
+{
+	struct fv_stats *s = fv_stats_new();
+	struct fv_model m;
+	struct fv_event e = { .kind = FV_EV_STATE };
+
+	fv_model_init(&m);
+	e.state.seq = 1;
+	e.state.zone = FV_ZONE_NORMAL;
+	e.state.mt = FV_MT_MOVABLE;
+	e.state.pfn = 0;
+	e.state.free_pages = 512;
+	e.state.largest_order = 9;
+	fv_model_apply(&m, &e);
+	e.state.pfn = 512;
+	e.state.free_pages = 6;		/* 4 + 2 */
+	e.state.largest_order = 2;
+	fv_model_apply(&m, &e);
+	e.ts = 10;
+	e.state.seq = 2;
+	e.state.pfn = 0;
+	e.state.free_pages = 0;
+	e.state.largest_order = -1;
+	fv_model_apply(&m, &e);
+	fv_model_finish(&m);
+	fv_stats_finish(s, &m);
+	CHECK_EQ(s->nr_zones, 1);
+	CHECK(s->zones[0].frag_start.valid);
+	CHECK_EQ(s->zones[0].frag_start.free_pages, 518);
+	CHECK_EQ(s->zones[0].frag_start.nr_free[9], 1);
+	CHECK_EQ(s->zones[0].frag_start.nr_free[1], 1);
+	/* block 0 is empty in the latest snapshot; block 1 kept its 6 */
+	CHECK_EQ(s->zones[0].frag_end.free_pages, 6);
+	CHECK_EQ(s->zones[0].frag_end.fragindex[3], 1000 - (1000 + 6000 / 8) / 2);
+	CHECK_EQ(s->zones[0].blocks_start[FV_MT_MOVABLE], 2);
+	fv_stats_free(s);
+	fv_model_free(&m);
+}
+
+int main(void)
+{
+	RUN(test_indices_by_hand);
+	RUN(test_indices_empty);
+	RUN(test_block_decomposition);
+	RUN(test_counts);
+	RUN(test_zone_stats_from_snapshots);
+	return TEST_EXIT();
+}

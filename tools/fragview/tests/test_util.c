@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: GPL-2.0
+/* test_util.c - checked output, option values, the reader's wire format. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../opts.h"
+#include "../util.h"
+#include "../wire.h"
+#include "test.h"
+
+static char dir[] = "/tmp/fv-test-XXXXXX";
+
+static char *slurp(const char *path)
+{
+	static char buf[256];
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return NULL;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static size_t entries(void)
+{
+	char cmd[128];
+	FILE *p;
+	size_t n = 0;
+	int c;
+
+	snprintf(cmd, sizeof(cmd), "ls -A %s", dir);
+	p = popen(cmd, "r");
+	while ((c = fgetc(p)) != EOF)
+		n += c == '\n';
+	pclose(p);
+	return n;
+}
+
+static void test_out_dev_full(void)
+{
+	struct out o;
+
+	/* the error shows at the flush, not at the printf */
+	CHECK_EQ(out_open(&o, "/dev/full"), 0);
+	fprintf(o.f, "hello\n");
+	CHECK_EQ(out_close(&o), -1);
+}
+
+static void test_out_atomic(void)
+{
+	char path[64];
+	struct out o;
+
+	snprintf(path, sizeof(path), "%s/out.txt", dir);
+	CHECK_EQ(out_open(&o, path), 0);
+	fprintf(o.f, "first\n");
+	/* nothing visible under the final name before the close */
+	CHECK(access(path, F_OK) != 0);
+	CHECK_EQ(out_close(&o), 0);
+	CHECK(!strcmp(slurp(path), "first\n"));
+
+	/* a failed run leaves the old file and no temporary */
+	CHECK_EQ(out_open(&o, path), 0);
+	fprintf(o.f, "second, half written");
+	out_abort(&o);
+	CHECK(!strcmp(slurp(path), "first\n"));
+	CHECK_EQ(entries(), 1);
+}
+
+static void test_out_unwritable(void)
+{
+	struct out o;
+
+	CHECK_EQ(out_open(&o, "/nonexistent-dir/x"), -1);
+}
+
+static void test_parse_time(void)
+{
+	uint64_t ns;
+	bool rel;
+
+	CHECK_EQ(parse_time("1234.567890", &ns, &rel), 0);
+	CHECK_EQ(ns, 1234567890000ULL);
+	CHECK(!rel);
+	CHECK_EQ(parse_time("+2.5", &ns, &rel), 0);
+	CHECK_EQ(ns, 2500000000ULL);
+	CHECK(rel);
+	CHECK_EQ(parse_time("0.1234567891", &ns, &rel), 0);	/* ns: cut */
+	CHECK_EQ(ns, 123456789);
+	CHECK_EQ(parse_time("7", &ns, &rel), 0);
+	CHECK_EQ(ns, 7000000000ULL);
+	CHECK_EQ(parse_time(".5", &ns, &rel), 0);
+	CHECK_EQ(ns, 500000000);
+	CHECK_EQ(parse_time("", &ns, &rel), -1);
+	CHECK_EQ(parse_time(".", &ns, &rel), -1);
+	CHECK_EQ(parse_time("+", &ns, &rel), -1);
+	CHECK_EQ(parse_time("1.2.3", &ns, &rel), -1);
+	CHECK_EQ(parse_time("-1", &ns, &rel), -1);
+	CHECK_EQ(parse_time("1e3", &ns, &rel), -1);
+	CHECK_EQ(parse_time("99999999999999999999", &ns, &rel), -1);
+	CHECK_EQ(parse_time("18446744073", &ns, &rel), -1);	/* > 2^64 ns */
+}
+
+static void test_parse_zone(void)
+{
+	int nid, zone;
+
+	CHECK_EQ(parse_zone("0/Normal", &nid, &zone), 0);
+	CHECK(nid == 0 && zone == FV_ZONE_NORMAL);
+	CHECK_EQ(parse_zone("DMA32", &nid, &zone), 0);
+	CHECK(nid == -1 && zone == FV_ZONE_DMA32);
+	CHECK_EQ(parse_zone("12/movable", &nid, &zone), 0);
+	CHECK(nid == 12 && zone == FV_ZONE_MOVABLE);
+	CHECK_EQ(parse_zone("/Normal", &nid, &zone), -1);
+	CHECK_EQ(parse_zone("x/Normal", &nid, &zone), -1);
+	CHECK_EQ(parse_zone("0/", &nid, &zone), -1);
+	CHECK_EQ(parse_zone("0/Highmem", &nid, &zone), -1);
+	CHECK_EQ(parse_zone("-1/Normal", &nid, &zone), -1);
+}
+
+/* ---- wire ---- */
+
+static uint8_t stream[4096];
+static size_t stream_len;
+
+static void put(uint32_t tag, const void *p, uint32_t len)
+{
+	struct wire_hdr h = { tag, len };
+
+	memcpy(stream + stream_len, &h, sizeof(h));
+	memcpy(stream + stream_len + sizeof(h), p, len);
+	stream_len += sizeof(h) + len;
+}
+
+static int nr_events, nr_warn, nr_end;
+static uint64_t last_ts;
+
+static int on_event(const struct fv_event *ev, void *ctx)
+{
+	(void)ctx;
+	nr_events++;
+	last_ts = ev->ts;
+	return 0;
+}
+
+static void on_text(bool error, const char *msg, void *ctx)
+{
+	(void)ctx;
+	(void)error;
+	nr_warn += !strcmp(msg, "a warning here");
+}
+
+static void on_end(const struct wire_end *e, void *ctx)
+{
+	(void)ctx;
+	nr_end += e->nr_records == 42;
+}
+
+static const struct wire_sink sink = {
+	.event = on_event, .text = on_text, .end = on_end,
+};
+
+static void test_wire_roundtrip(void)
+{
+	struct wire_hello hello = { .version = WIRE_VERSION, .have = 3 };
+	struct fv_event ev[3] = { { .ts = 1 }, { .ts = 2 }, { .ts = 3 } };
+	struct wire_end end = { .nr_records = 42 };
+	struct wire_state st = { 0 };
+	char err[128];
+	ssize_t used;
+	size_t off = 0;
+
+	stream_len = 0;
+	put(WIRE_WARN, "a warning\nhere", 14);
+	put(WIRE_HELLO, &hello, sizeof(hello));
+	put(WIRE_EVENTS, ev, sizeof(ev));
+	put(WIRE_END, &end, sizeof(end));
+	nr_events = nr_warn = nr_end = 0;
+	/* fed in 7-byte dribbles, as a pipe may deliver it */
+	for (size_t have = 0; have < stream_len;) {
+		have = have + 7 < stream_len ? have + 7 : stream_len;
+		used = wire_decode(stream + off, have - off, &sink, &st, err,
+				   sizeof(err));
+		CHECK(used >= 0);
+		if (used < 0)
+			return;
+		off += used;
+	}
+	CHECK_EQ(off, stream_len);
+	CHECK_EQ(nr_events, 3);
+	CHECK_EQ(last_ts, 3);
+	CHECK_EQ(nr_warn, 1);	/* newline turned into a space */
+	CHECK_EQ(nr_end, 1);
+}
+
+static void test_wire_rejects(void)
+{
+	struct wire_hello hello = { .version = WIRE_VERSION };
+	struct fv_event ev = { .kind = FV_EV_NR };
+	struct wire_state st;
+	char err[128];
+
+	/* events before the hello */
+	stream_len = 0;
+	put(WIRE_EVENTS, &ev, sizeof(ev));
+	st = (struct wire_state){ 0 };
+	CHECK_EQ(wire_decode(stream, stream_len, &sink, &st, err, sizeof(err)), -1);
+	/* an unknown event kind */
+	stream_len = 0;
+	put(WIRE_HELLO, &hello, sizeof(hello));
+	put(WIRE_EVENTS, &ev, sizeof(ev));
+	st = (struct wire_state){ 0 };
+	CHECK_EQ(wire_decode(stream, stream_len, &sink, &st, err, sizeof(err)), -1);
+	CHECK(!strcmp(err, "reader stream corrupt: unknown event kind"));
+	/* a partial event */
+	stream_len = 0;
+	put(WIRE_HELLO, &hello, sizeof(hello));
+	put(WIRE_EVENTS, &ev, sizeof(ev) - 1);
+	st = (struct wire_state){ 0 };
+	CHECK_EQ(wire_decode(stream, stream_len, &sink, &st, err, sizeof(err)), -1);
+	/* a huge length is refused at once, not waited for */
+	stream_len = 0;
+	put(WIRE_HELLO, &hello, sizeof(hello));
+	{
+		struct wire_hdr h = { WIRE_EVENTS, 0xffffffff };
+
+		memcpy(stream + stream_len, &h, sizeof(h));
+		stream_len += sizeof(h);
+	}
+	st = (struct wire_state){ 0 };
+	CHECK_EQ(wire_decode(stream, stream_len, &sink, &st, err, sizeof(err)), -1);
+	CHECK(!strcmp(err, "reader stream corrupt: message too long"));
+}
+
+int main(void)
+{
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	RUN(test_out_dev_full);
+	RUN(test_out_atomic);
+	RUN(test_out_unwritable);
+	RUN(test_parse_time);
+	RUN(test_parse_zone);
+	RUN(test_wire_roundtrip);
+	RUN(test_wire_rejects);
+	{
+		char cmd[64];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+		if (system(cmd))
+			return 1;
+	}
+	return TEST_EXIT();
+}
