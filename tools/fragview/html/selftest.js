@@ -142,7 +142,8 @@ window.fragviewSelftest = function () {
 		lines.push("INFO slider100_ms " + (performance.now() - t).toFixed(1));
 		lines.push("INFO page_ready_ms " + readyMs.toFixed(1) +
 			" (script init " + fv.loadMs.toFixed(1) + ")");
-		lines.push("INFO blocks " + fv.nrBlocks + " flips " + fv.nrFlips);
+		lines.push("INFO blocks " + fv.nrBlocks + " flips " + fv.nrFlips +
+			" devicePixelRatio " + window.devicePixelRatio);
 	}
 	check("no-js-errors", () => window.__fvErrors.length === 0 ||
 		window.__fvErrors.join(" | "));

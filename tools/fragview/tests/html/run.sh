@@ -58,12 +58,14 @@ run_chrome() {
 	return $rc
 }
 
-# selftest NAME HTML EXPFILE - open the page in self-test mode, report
+# selftest NAME HTML EXPFILE [CHROME ARGS] - open the page in self-test
+# mode, report
 selftest() {
 	name=$1 html=$2 exp=$3
+	shift 3
 	hash="#selftest;$(tr '\n' ';' <"$exp" | sed 's/;$//')"
 	start=$(date +%s%N)
-	if ! run_chrome "$out/$name.log" --dump-dom "file://$html$hash" \
+	if ! run_chrome "$out/$name.log" "$@" --dump-dom "file://$html$hash" \
 		>"$out/$name.dom"; then
 		not_ok "$name: chromium failed (see $out/$name.log)"
 		return
@@ -113,6 +115,9 @@ screenshot() {
 # --- the synthetic fixture (tests/test_render.c) ---
 if "$fv/tests/test_render" --html "$out/fixture.html" >"$out/fixture.exp"; then
 	selftest fixture "$out/fixture.html" "$out/fixture.exp"
+	# canvas pixels vs CSS pixels: a high-DPI screen
+	selftest fixture-hidpi "$out/fixture.html" "$out/fixture.exp" \
+		--force-device-scale-factor=2
 	screenshot fixture "file://$out/fixture.html#b=20"
 else
 	not_ok "fixture: test_render --html failed"
