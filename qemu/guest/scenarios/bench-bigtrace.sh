@@ -11,8 +11,7 @@ rounds=4
 for arg in $(cat /proc/cmdline); do
 	case $arg in fv.bench.rounds=*) rounds=${arg#fv.bench.rounds=} ;; esac
 done
-# Leave room in RAM for trace.dat itself (the guest's /out is rootfs).
-fv_record_start -b 4096
+fv_record_start
 i=1
 while [ $i -le "$rounds" ]; do
 	fragmenter -r 2 -p 256 -f 1000 -m 256 > /dev/null

@@ -43,8 +43,8 @@ set_mode() {
 
 run_one() {	# MODE REP
 	set_mode "$1"
-	f=$(faultloop -s 4096 -n 40)
-	p=$(bench-pipeloop -n 1500)
+	f=$(faultloop -s 4096 -n 20)
+	p=$(bench-pipeloop -n 800)
 	ev=
 	[ "$1" = on ] && ev=" events $(ring_events)"
 	set_mode off

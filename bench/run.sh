@@ -1,0 +1,233 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# fragview benchmarks (`make bench`).  Every number is a ratio against a
+# peer measured in the same run, never an absolute time alone:
+#
+#   1. tracepoint overhead: faultloop and bench-pipeloop in the guest on the
+#      unpatched kernel, the patched kernel with the mobility events off and
+#      with them on (boots interleaved U P U P ...), plus the text size of
+#      mm/page_alloc.o and mm/migrate.o in both build trees;
+#   2. fragview throughput and peak RSS against `trace-cmd report` on the
+#      same captures (a small one, a ~1x and a ~10x long recording);
+#   3. map dump: the mobility debugfs file against a /proc/kpageflags walk
+#      at 1 GiB and 4 GiB of guest RAM.
+#
+#   bench/run.sh [--only overhead|size|throughput|mapdump]... [--quick]
+#
+# Results: a table on stdout and in bench/results.md (date, machine, the
+# exact commands); raw data in $OUT/bench/ (default out/bench).  Large
+# captures are kept in $FRAGVIEW_CACHE/bench/, never in the repo.
+set -euo pipefail
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+export FRAGVIEW_CACHE=${FRAGVIEW_CACHE:-/var/cache/fragview}
+OUTDIR=${OUT:-$REPO/out}/bench
+CAPDIR=$FRAGVIEW_CACHE/bench
+FRAGVIEW=$REPO/tools/fragview/fragview
+RESULTS=$REPO/bench/results.md
+
+say() { echo "==> $*" >&2; }
+die() { echo "bench: error: $*" >&2; exit 1; }
+
+parts=()
+quick=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--only)
+		[ $# -ge 2 ] || die "--only wants overhead, size, throughput or mapdump"
+		case $2 in overhead|size|throughput|mapdump) parts+=("$2") ;;
+		*) die "unknown part '$2'" ;; esac
+		shift ;;
+	--quick) quick=1 ;;
+	-h|--help) sed -n '4,21p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) die "unknown option '$1'" ;;
+	esac
+	shift
+done
+[ ${#parts[@]} -gt 0 ] || parts=(size overhead throughput mapdump)
+want() { [[ " ${parts[*]} " == *" $1 "* ]]; }
+
+# Sizes of the runs; --quick is for trying the script, not for results.
+BOOT_PAIRS=6		# U P U P ...
+REPS_PER_BOOT=5		# x6 boots = 30 alternating runs per flavour/mode
+ROUNDS_1X=3		# bench-bigtrace rounds for the 1x capture
+ROUNDS_10X=30
+TOOL_REPS=3
+MAP_REPS=5
+if [ $quick = 1 ]; then
+	BOOT_PAIRS=1 REPS_PER_BOOT=2 ROUNDS_1X=1 ROUNDS_10X=2 TOOL_REPS=1
+	MAP_REPS=2
+fi
+
+command -v trace-cmd >/dev/null || die "trace-cmd missing (make deps)"
+[ -x /usr/bin/time ] || die "/usr/bin/time missing (apt-get install time)"
+[ -x "$FRAGVIEW" ] || make -s -C "$REPO/tools/fragview" >&2 ||
+	die "cannot build fragview"
+mkdir -p "$OUTDIR" "$CAPDIR"
+DATA=$OUTDIR/data.tsv		# part  key...  value
+: > "$DATA"
+CMDS=$OUTDIR/commands.txt
+: > "$CMDS"
+NOTES=$OUTDIR/notes.txt
+: > "$NOTES"
+note() { echo "$*" | tee -a "$NOTES" >&2; }
+record_cmd() { echo "$*" >> "$CMDS"; }
+
+load() { cut -d' ' -f1 /proc/loadavg; }
+
+# --- kernels and initramfs ------------------------------------------------
+say "kernels (cached builds are reused)"
+record_cmd "qemu/build-kernel.sh --unpatched"
+KU=$("$REPO/qemu/build-kernel.sh" --unpatched) || die "unpatched kernel build failed"
+KP=
+series=$REPO/kernel-patches/series
+if [ -s "$series" ] && grep -qv '^[[:space:]]*\(#\|$\)' "$series"; then
+	record_cmd "qemu/build-kernel.sh"
+	if ! KP=$("$REPO/qemu/build-kernel.sh"); then
+		note "NOT MEASURED (patched parts): the patched kernel did not build"
+		KP=
+	fi
+else
+	note "NOT MEASURED (patched parts): kernel-patches/series is missing or empty, no patched kernel to compare"
+fi
+record_cmd "qemu/build-initramfs.sh"
+INITRD=$("$REPO/qemu/build-initramfs.sh") || die "initramfs build failed"
+
+# guest NAME KERNEL SCENARIO [run-guest options]: boot once, results in
+# $OUTDIR/NAME/; fails loudly (a benchmark with a dead guest means nothing)
+guest() {
+	local name=$1 kernel=$2 scenario=$3
+	shift 3
+	rm -rf "${OUTDIR:?}/$name"
+	record_cmd "qemu/run-guest.sh --kernel $kernel --initrd $INITRD --out $OUTDIR/$name --scenario $scenario $*"
+	"$REPO/qemu/run-guest.sh" --kernel "$kernel" --initrd "$INITRD" \
+		--out "$OUTDIR/$name" --scenario "$scenario" "$@" >/dev/null ||
+		die "guest $name ($scenario) failed; see $OUTDIR/$name/console.log"
+}
+
+# has_mobility DIR: did that guest's kernel have the mobility events?
+has_mobility() { ! grep -q "NO mobility events\|NO /sys/kernel/debug/mobility" "$1"; }
+
+# --- 1a. static cost ------------------------------------------------------
+if want size; then
+	say "text size of mm/page_alloc.o and mm/migrate.o"
+	for obj in mm/page_alloc.o mm/migrate.o; do
+		for fl in unpatched patched; do
+			k=$KU
+			[ $fl = patched ] && k=$KP
+			[ -n "$k" ] || continue
+			f=$(dirname "$k")/src/build/$obj
+			if [ ! -f "$f" ]; then
+				note "NOT MEASURED: $f is gone (build tree pruned?)"
+				continue
+			fi
+			record_cmd "size $f"
+			size "$f" | awk -v o="$obj" -v fl="$fl" \
+				'NR == 2 { print "size\t" o "\t" fl "\t" $1 }' >> "$DATA"
+		done
+	done
+fi
+
+# --- 1b. tracepoint overhead ---------------------------------------------
+if want overhead; then
+	say "overhead: $BOOT_PAIRS x (unpatched boot, patched boot), $REPS_PER_BOOT alternating reps each (load $(load))"
+	for b in $(seq 1 "$BOOT_PAIRS"); do
+		for fl in unpatched patched; do
+			k=$KU
+			[ $fl = patched ] && k=$KP
+			[ -n "$k" ] || continue
+			say "overhead boot $b $fl (load $(load))"
+			echo -e "load\toverhead\t$fl\t$b\t$(load)" >> "$DATA"
+			# one vCPU: the benchmark is single-threaded and a
+			# second TCG thread would only add host contention
+			guest "overhead-$fl-$b" "$k" bench-overhead --cpus 1 \
+				--append "fv.bench.reps=$REPS_PER_BOOT" --timeout 900
+			log=$OUTDIR/overhead-$fl-$b/bench-overhead/log
+			if [ $fl = patched ] && ! has_mobility "$log"; then
+				note "the patched kernel has no mobility events: events-on not measured"
+			fi
+			awk -v fl="$fl" -v b="$b" '$1 == "result" {
+				print "overhead\t" $2 "\t" fl "-" $3 "\t" b "\t" $4 "\t" $5 "\t" ($6 == "events" ? $7 : "") }' \
+				"$log" >> "$DATA"
+		done
+	done
+fi
+
+# --- 2. fragview throughput ----------------------------------------------
+# timed TOOLNAME CAPTURE CMD...: wall ns and peak RSS of one run
+timed() {
+	local tool=$1 cap=$2 t0 t1 rss
+	shift 2
+	record_cmd "/usr/bin/time -f %M $* > /dev/null"
+	t0=$(date +%s%N)
+	/usr/bin/time -f %M -o "$OUTDIR/time.out" "$@" > /dev/null 2>"$OUTDIR/tool.err" ||
+		{ cat "$OUTDIR/tool.err" >&2; die "$tool failed on $cap"; }
+	t1=$(date +%s%N)
+	rss=$(tail -n 1 "$OUTDIR/time.out")
+	echo -e "tput\t$cap\t$tool\t$((t1 - t0))\t$rss" >> "$DATA"
+}
+
+# capture NAME SCENARIO [run-guest options]: path of a cached capture,
+# recorded with the patched kernel on first use
+capture() {
+	local name=$1 scenario=$2 key dir
+	shift 2
+	key=$(basename "$(dirname "$KP")")-$(basename "$INITRD" .cpio.gz)-$name
+	dir=$CAPDIR/$key
+	if [ ! -s "$dir/$scenario/trace.dat" ]; then
+		say "recording capture $name ($scenario $*) (load $(load))"
+		rm -rf "$dir"
+		record_cmd "qemu/run-guest.sh --kernel $KP --initrd $INITRD --out $dir --scenario $scenario $*"
+		"$REPO/qemu/run-guest.sh" --kernel "$KP" --initrd "$INITRD" \
+			--out "$dir" --scenario "$scenario" "$@" >/dev/null ||
+			die "recording $name failed; see $dir/console.log"
+	fi
+	echo "$dir/$scenario"
+}
+
+if want throughput; then
+	if [ -z "$KP" ]; then
+		note "NOT MEASURED (throughput): fragview needs mobility events, which only the patched kernel has"
+	else
+		say "throughput captures"
+		declare -A caps=(
+			[small]=$(capture small fragment)
+			[1x]=$(capture "1x-r$ROUNDS_1X" bench-bigtrace \
+				--append "fv.bench.rounds=$ROUNDS_1X" --mem 2G --timeout 1800)
+			[10x]=$(capture "10x-r$ROUNDS_10X" bench-bigtrace \
+				--append "fv.bench.rounds=$ROUNDS_10X" --mem 2G --timeout 3600)
+		)
+		for c in small 1x 10x; do
+			d=${caps[$c]}
+			ev=$(awk '{ n += $2 } END { print n + 0 }' "$d/event-counts")
+			mob=$(awk '$1 ~ /^(pageblock_|pcp_drain|migrate_folio)/ { n += $2 } END { print n + 0 }' "$d/event-counts")
+			echo -e "events\t$c\t$ev\t$mob\t$(stat -c %s "$d/trace.dat")\t$d/trace.dat" >> "$DATA"
+			say "capture $c: $ev events ($mob mobility), $d/trace.dat"
+			for r in $(seq 1 "$TOOL_REPS"); do
+				timed fragview-stats "$c" "$FRAGVIEW" stats "$d/trace.dat"
+				timed fragview-map-txt "$c" "$FRAGVIEW" map "$d/trace.dat" --format txt
+				timed trace-cmd-report "$c" trace-cmd report -i "$d/trace.dat"
+			done
+		done
+	fi
+fi
+
+# --- 3. map dump ------------------------------------------------------------
+if want mapdump; then
+	k=${KP:-$KU}
+	for mem in 1G 4G; do
+		say "map dump at $mem (load $(load))"
+		guest "mapdump-$mem" "$k" bench-mapdump --mem "$mem" --cpus 1 \
+			--append "fv.bench.reps=$MAP_REPS" --timeout 900
+		log=$OUTDIR/mapdump-$mem/bench-mapdump/log
+		has_mobility "$log" ||
+			note "NOT MEASURED (map dump, debugfs side): kernel without mobility debugfs"
+		awk -v m="$mem" '$1 == "bench-mapread" {
+			print "mapdump\t" m "\t" $3 "\t" $5 "\t" $7 "\t" $9 "\t" $11 }' \
+			"$log" >> "$DATA"
+	done
+fi
+
+say "report"
+python3 "$REPO/bench/report.py" "$DATA" "$CMDS" "$NOTES" "$RESULTS"
