@@ -137,12 +137,32 @@ window.fvCharts = function (D, box, ui) {
 			box.appendChild(div);
 			const c = { def, canvas: div.querySelector("canvas") };
 			charts.push(c);
+			c.canvas.addEventListener("mousemove", (ev) => hover(c, ev));
+			c.canvas.addEventListener("mouseleave", () => ui.untip());
 			c.canvas.addEventListener("click", (ev) => {
 				const r = c.canvas.getBoundingClientRect();
 				const f = (ev.clientX - r.left - c.plot.padL) / c.plot.pw;
 				ui.setTime(Math.round(Math.min(Math.max(f, 0), 1) * c.plot.span));
 			});
 		}
+	}
+
+	/* the bucket under the mouse: O(series), whatever the capture size */
+	function hover(c, ev) {
+		if (!c.plot)
+			return;
+		const r = c.canvas.getBoundingClientRect();
+		const t = (ev.clientX - r.left - c.plot.padL) / c.plot.pw * c.plot.span;
+		const k = Math.floor(t / B.ns);
+		if (t < 0 || k >= B.n) {
+			ui.untip();
+			return;
+		}
+		const s = (x) => "+" + (x / 1e9).toFixed(6) + " s";
+		ui.tip("<b>" + ui.esc(c.def.title) + "</b><br>" + s(k * B.ns) +
+			" \u2013 " + s((k + 1) * B.ns) + "<br>" +
+			c.def.series.map((se) => ui.esc(se.name) + ": <b>" +
+				ui.fmtN(se.v(k)) + "</b>").join("<br>"), ev);
 	}
 
 	buildCharts();

@@ -350,6 +350,14 @@ function updateLegend() {
 function updateTime() {
 	$("fv-time").textContent = secs(curT) + "  (+" +
 		(curT / 1e9).toFixed(3) + " s)   flips " + fmtN(applied) + "/" + fmtN(F);
+	let last = "no flip applied yet";
+	if (applied > 0) {
+		const j = applied - 1, b = fB[j];
+		last = "last flip: pfn " + hex(pfn[b]) + " " + D.names.mt[fPrev[j]] +
+			" \u2192 " + D.names.mt[fNew[j]] + " (" + D.names.flip[fReason[j]] +
+			") at " + secs(fT[j]);
+	}
+	$("fv-flipinfo").textContent = last;
 }
 function sliderToT(v) { return Math.round(v / SLIDER_MAX * D.tEnd); }
 function tToSlider(t) {
@@ -422,19 +430,23 @@ function showDetails(i, keep) {
 	if (!keep || selected === i)
 		$("fv-details").innerHTML = h;
 }
-function showTip(i, ev) {
+function hideTip() { $("fv-tip").hidden = true; }
+/* html must be escaped already */
+function placeTip(html, ev) {
 	const tip = $("fv-tip");
-	if (i < 0) {
-		tip.hidden = true;
-		return;
-	}
-	tip.innerHTML = blockInfo(i).map((r) => esc(r[0]) + ": <b>" + esc(r[1]) +
-		"</b>").join("<br>");
+	tip.innerHTML = html;
 	tip.hidden = false;
 	const x = Math.min(ev.clientX + 14, window.innerWidth - tip.offsetWidth - 6);
 	const y = Math.min(ev.clientY + 14, window.innerHeight - tip.offsetHeight - 6);
 	tip.style.left = x + "px";
 	tip.style.top = y + "px";
+}
+function showTip(i, ev) {
+	if (i < 0)
+		hideTip();
+	else
+		placeTip(blockInfo(i).map((r) => esc(r[0]) + ": <b>" + esc(r[1]) +
+			"</b>").join("<br>"), ev);
 }
 function select(i) {
 	const old = selected;
@@ -452,6 +464,8 @@ const charts = window.fvCharts(D, $("fv-charts"), {
 	dpr: () => L.dpr,
 	now: () => curT,
 	setTime: (t) => setTimeRel(t),
+	tip: placeTip,
+	untip: hideTip,
 	esc, fmtN,
 });
 const drawCursors = () => charts.cursor();
@@ -511,8 +525,21 @@ function play() {
 	$("fv-play").textContent = "\u23f8 pause";
 	playing = requestAnimationFrame(frame);
 }
-const nextFlip = () => { if (applied < F) setTimeRel(fT[applied]); };
-const prevFlip = () => { if (applied > 0) setTimeRel(fT[applied - 1] - 1); };
+/* stepping selects the block that flips, so its details follow */
+function nextFlip() {
+	if (applied < F) {
+		const b = fB[applied];
+		setTimeRel(fT[applied]);
+		select(b);
+	}
+}
+function prevFlip() {
+	if (applied > 0) {
+		const b = fB[applied - 1];
+		setTimeRel(fT[applied - 1] - 1);
+		select(b);
+	}
+}
 
 function wire() {
 	slider.addEventListener("input", () =>
@@ -581,6 +608,8 @@ window.fragview = {
 	cellCount: () => L.zones.reduce((s, z) => s + z.nr, 0),
 	cellXY: (i) => cellXY(i),
 	select,
+	selected: () => selected,
+	lastFlipBlock: () => applied > 0 ? fB[applied - 1] : -1,
 	histLen: (i) => (D.hist[i] || []).length,
 	blockPfnText: (i) => hex(pfn[i]),
 	replayMismatch: () => replayMismatch,

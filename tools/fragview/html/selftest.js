@@ -86,6 +86,44 @@ window.fragviewSelftest = function () {
 		}
 		return true;
 	});
+	check("step-buttons", () => {
+		if (fv.nrFlips === 0)
+			return fv.nrBlocks === 0 || "no flips to step through";
+		document.getElementById("fv-first").click();
+		const t0 = fv.time();
+		const steps = Math.min(fv.nrFlips, 25);
+		for (let k = 0; k < steps; k++) {
+			const before = fv.time();
+			document.getElementById("fv-next").click();
+			if (!(fv.time() > before))
+				return "next did not advance at step " + k;
+			if (fv.selected() !== fv.lastFlipBlock())
+				return "next did not select the flipped block";
+			fv.select(-1);	/* the selection ring hides the colour */
+			const r = cellsMatch(fv.typesAt(fv.time()));
+			if (r !== true)
+				return "after next " + k + ": " + r;
+		}
+		for (let k = 0; k < steps; k++)
+			document.getElementById("fv-prev").click();
+		fv.select(-1);
+		const r = cellsMatch(fv.typesAt(fv.time()));
+		if (r !== true)
+			return "after stepping back: " + r;
+		return fv.typesAt(fv.time()).join("") === fv.typesAt(t0).join("") ||
+			"stepping back did not return to the start";
+	});
+	check("chart-hover", () => {
+		const cv = document.querySelector("#fv-charts canvas");
+		const r = cv.getBoundingClientRect();
+		cv.dispatchEvent(new MouseEvent("mousemove", { bubbles: true,
+			clientX: r.left + r.width * 0.5, clientY: r.top + r.height / 2 }));
+		const tip = document.getElementById("fv-tip");
+		const ok = !tip.hidden && /Pageblocks per type/.test(tip.textContent);
+		cv.dispatchEvent(new MouseEvent("mouseleave"));
+		return ok || "tooltip: " + (tip.hidden ? "hidden" : tip.textContent) +
+			" (canvas at " + [r.left, r.top, r.width, r.height].join(",") + ")";
+	});
 	check("hover-tooltip", () => {
 		const i = fv.nrBlocks >> 1;
 		const cv = document.getElementById("fv-map");

@@ -117,7 +117,7 @@ if "$fv/tests/test_render" --html "$out/fixture.html" >"$out/fixture.exp"; then
 	selftest fixture "$out/fixture.html" "$out/fixture.exp"
 	# canvas pixels vs CSS pixels: a high-DPI screen
 	selftest fixture-hidpi "$out/fixture.html" "$out/fixture.exp" \
-		--force-device-scale-factor=2
+		--force-device-scale-factor=2 --window-size=1400,900
 	screenshot fixture "file://$out/fixture.html#b=20"
 else
 	not_ok "fixture: test_render --html failed"
