@@ -44,13 +44,27 @@ mark() {	# a ftrace print event the host finds the map times by
 	echo "fv-exp $1" > "$TRACING/trace_marker"
 }
 
+# N separate attempts, each growing the pool by one page, counting the
+# successes: like the seed's module ("it only attempts 160 times, no
+# matter how often it succeeds").  One big nr_hugepages write would stop
+# at the first failure instead.  Successes are kept until all N are done.
 attempt() {	# LABEL
 	[ "$compaction" = off ] || echo 1 > $VM/compact_memory
 	mark "$1"
 	cat /proc/buddyinfo > "$OUT/$1.buddyinfo"
 	[ ! -r "$MOBILITY_DEBUGFS/pageblocks" ] ||
 		cat "$MOBILITY_DEBUGFS/pageblocks" > "$OUT/$1.pageblocks"
-	echo "exp: $1 $(highalloc -n "$n")"
+	echo 0 > $VM/nr_hugepages
+	got=0 i=0 t0=$(cut -d' ' -f1 /proc/uptime)
+	while [ $i -lt "$n" ]; do
+		echo $((got + 1)) > $VM/nr_hugepages 2>/dev/null || true
+		got=$(cat $VM/nr_hugepages)
+		i=$((i + 1))
+	done
+	echo "exp: $1 requested $n obtained $got" \
+		"seconds $(awk -v t0="$t0" '{ print $1 - t0 }' /proc/uptime)"
+	cat /proc/buddyinfo > "$OUT/$1.after.buddyinfo"
+	echo 0 > $VM/nr_hugepages
 }
 
 fv_record_start
