@@ -67,7 +67,7 @@ while IFS= read -r line; do
 	got=$(sed -n 's/^[[:space:]]*field:\(.*\);[[:space:]]*offset:\([0-9]*\);[[:space:]]*size:\([0-9]*\);.*/\1|\2|\3/p' "$fmt" |
 		grep -v '^[^|]* common_' |
 		sed 's/^unsigned char /u8 /; s/^signed char /s8 /')
-	got_fields=$(echo "$got" | awk -F'|' '{ printf "%s%s", NR > 1 ? ", " : "", $1 }')
+	got_fields=$(echo "$got" | awk -F'|' '{ printf "%s%s", (NR > 1 ? ", " : ""), $1 }')
 	if [ "$got_fields" != "$want" ]; then
 		problem "$event: fields differ"
 		echo "  want: $want"
