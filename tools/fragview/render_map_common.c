@@ -69,7 +69,8 @@ int map_view_init(struct map_view *v, const struct fv_model *m,
 	}
 	if (m->nr_zones && !v->nr_zones_shown &&
 	    (o->zone_nid >= 0 || o->zone_type >= 0)) {
-		fprintf(stderr, "fragview: no zone in the capture matches the --zone filter\n");
+		fprintf(stderr,
+			"fragview: no zone in the capture matches the --zone filter\n");
 		map_view_free(v);
 		return -1;
 	}
@@ -108,11 +109,21 @@ void map_put_xml(FILE *out, const char *s)
 		unsigned char c = *s;
 
 		switch (c) {
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '&': fputs("&amp;", out); break;
-		case '"': fputs("&quot;", out); break;
-		case '\'': fputs("&#39;", out); break;
+		case '<':
+			fputs("&lt;", out);
+			break;
+		case '>':
+			fputs("&gt;", out);
+			break;
+		case '&':
+			fputs("&amp;", out);
+			break;
+		case '"':
+			fputs("&quot;", out);
+			break;
+		case '\'':
+			fputs("&#39;", out);
+			break;
 		default:
 			/* XML 1.0 forbids most control characters outright */
 			if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')

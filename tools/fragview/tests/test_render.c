@@ -330,9 +330,11 @@ static size_t txt_types(const char *txt, char *out, size_t max)
 {
 	size_t n = 0;
 
-	for (const char *l = txt; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+	for (const char *l = txt; l && *l; l = strchr(l, '\n')) {
 		const char *p;
 
+		if (*l == '\n')
+			l++;
 		if (strncmp(l, "  0x", 4))
 			continue;
 		p = strchr(l + 4, ' ');
@@ -481,7 +483,8 @@ static void txt_at_times(void)
 		CHECK_EQ(txt_types(t, types, sizeof(types)), fix.nr_blocks);
 		fv_model_types_at(&fix, times[k], want);
 		for (size_t i = 0; i < fix.nr_blocks; i++)
-			CHECK_EQ(types[i] - '0', want[i] < FV_MT_NR ? want[i] : FV_MT_UNKNOWN);
+			CHECK_EQ(types[i] - '0',
+				 want[i] < FV_MT_NR ? want[i] : FV_MT_UNKNOWN);
 		if (times[k] == FIX_MID)
 			check_golden("map-at-mid.txt", t);
 		free(t);
@@ -854,7 +857,8 @@ int main(int argc, char **argv)
 		return ret;
 	}
 	if (argc != 1) {
-		fprintf(stderr, "usage: test_render [--html|--big-html|--empty-html FILE]\n");
+		fprintf(stderr, "usage: test_render "
+			"[--html|--big-html|--empty-html FILE]\n");
 		return 2;
 	}
 	RUN(txt_final);
