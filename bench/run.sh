@@ -14,6 +14,11 @@
 #      at 1 GiB and 4 GiB of guest RAM.
 #
 #   bench/run.sh [--only overhead|size|throughput|mapdump]... [--quick]
+#                [--patched BZIMAGE] [--unpatched BZIMAGE]
+#
+# --patched/--unpatched use prebuilt kernels from the cache layout of
+# qemu/build-kernel.sh (KEY/bzImage next to KEY/src/build) instead of
+# calling it.
 #
 # Results: a table on stdout and in bench/results.md (date, machine, the
 # exact commands); raw data in $OUT/bench/ (default out/bench).  Large
@@ -32,6 +37,7 @@ die() { echo "bench: error: $*" >&2; exit 1; }
 
 parts=()
 quick=0
+KP= KU=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--only)
@@ -40,7 +46,11 @@ while [ $# -gt 0 ]; do
 		*) die "unknown part '$2'" ;; esac
 		shift ;;
 	--quick) quick=1 ;;
-	-h|--help) sed -n '4,21p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--patched|--unpatched)
+		[ $# -ge 2 ] && [ -s "$2" ] || die "$1 wants a bzImage"
+		if [ "$1" = --patched ]; then KP=$(realpath "$2"); else KU=$(realpath "$2"); fi
+		shift ;;
+	-h|--help) sed -n '4,25p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown option '$1'" ;;
 	esac
 	shift
@@ -78,11 +88,14 @@ load() { cut -d' ' -f1 /proc/loadavg; }
 
 # --- kernels and initramfs ------------------------------------------------
 say "kernels (cached builds are reused)"
-record_cmd "qemu/build-kernel.sh --unpatched"
-KU=$("$REPO/qemu/build-kernel.sh" --unpatched) || die "unpatched kernel build failed"
-KP=
+if [ -z "$KU" ]; then
+	record_cmd "qemu/build-kernel.sh --unpatched"
+	KU=$("$REPO/qemu/build-kernel.sh" --unpatched) || die "unpatched kernel build failed"
+fi
 series=$REPO/kernel-patches/series
-if [ -s "$series" ] && grep -qv '^[[:space:]]*\(#\|$\)' "$series"; then
+if [ -n "$KP" ]; then
+	note "patched kernel given: $KP"
+elif [ -s "$series" ] && grep -qv '^[[:space:]]*\(#\|$\)' "$series"; then
 	record_cmd "qemu/build-kernel.sh"
 	if ! KP=$("$REPO/qemu/build-kernel.sh"); then
 		note "NOT MEASURED (patched parts): the patched kernel did not build"

@@ -12,7 +12,9 @@
 # hugetlb pool for one order-9 page per pageblock of RAM while the load
 # holds its memory and again once it has exited.
 #
-#   experiment/run.sh [--runs N] [--mem SIZE] [--quick]
+#   experiment/run.sh [--runs N] [--mem SIZE] [--quick] [--kernel BZIMAGE]
+#
+# --kernel uses a prebuilt patched bzImage instead of qemu/build-kernel.sh.
 #
 # Writes experiment/results.md (tables) and out/experiment/maps.html (the
 # two block maps side by side; generated, not committed).
@@ -29,6 +31,7 @@ die() { echo "experiment: error: $*" >&2; exit 1; }
 
 runs=3
 mem=1G
+kernel=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--runs)
@@ -36,7 +39,10 @@ while [ $# -gt 0 ]; do
 		runs=$2; shift ;;
 	--mem) [ $# -ge 2 ] || die "--mem wants a size"; mem=$2; shift ;;
 	--quick) runs=1 ;;
-	-h|--help) sed -n '4,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--kernel)
+		[ $# -ge 2 ] && [ -s "$2" ] || die "--kernel wants a bzImage"
+		kernel=$(realpath "$2"); shift ;;
+	-h|--help) sed -n '4,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown option '$1'" ;;
 	esac
 	shift
@@ -54,9 +60,10 @@ record_cmd() { echo "$*" >> "$CMDS"; }
 
 # The patched kernel has page_group_by_mobility= and the mobility events
 # the maps need; without it only the grouping-on half can run.
-kernel=
 series=$REPO/kernel-patches/series
-if [ -s "$series" ] && grep -qv '^[[:space:]]*\(#\|$\)' "$series"; then
+if [ -n "$kernel" ]; then
+	note "patched kernel given: $kernel"
+elif [ -s "$series" ] && grep -qv '^[[:space:]]*\(#\|$\)' "$series"; then
 	record_cmd "qemu/build-kernel.sh"
 	kernel=$("$REPO/qemu/build-kernel.sh") ||
 		{ note "the patched kernel did not build"; kernel=; }
