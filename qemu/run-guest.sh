@@ -113,7 +113,7 @@ qemu=(qemu-system-x86_64 "${accel[@]}" -smp "$cpus" -m "${mem_mib}M"
 	-numa node,nodeid=0,memdev=mem0,cpus=0-$((half - 1)) "${node1[@]}"
 	-kernel "$kernel" -initrd "$initrd" -append "$cmdline"
 	-drive file="$disk",format=raw,if=virtio,cache=unsafe
-	-nographic -no-reboot)
+	-nic none -nographic -no-reboot)
 
 say "booting ($mode${scenario:+ $scenario}, ${mem_mib} MiB, $cpus vCPUs, ${accel[1]}), timeout ${timeout}s"
 say "cmdline: $cmdline"

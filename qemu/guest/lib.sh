@@ -6,6 +6,33 @@ TRACING=/sys/kernel/tracing
 MOBILITY_DEBUGFS=/sys/kernel/debug/mobility
 : "${OUT:?OUT must be set}"
 mkdir -p "$OUT"
+# Scenarios do not stop at the first failure: the capture must still be
+# finished.  Failures set FV_STATUS, which the scenario exits with.
+FV_STATUS=0
+
+fv_fail() {
+	echo "fragview: FAIL: $*" >&2
+	FV_STATUS=1
+}
+
+# fv_run FILE CMD...: run CMD with its output in $OUT/FILE and on the log.
+fv_run() {
+	file=$1
+	shift
+	"$@" > "$OUT/$file" 2>&1
+	rc=$?
+	cat "$OUT/$file"
+	[ $rc = 0 ] || fv_fail "'$*' exited with $rc"
+	return $rc
+}
+
+# fv_wait_file FILE PID: wait until FILE exists, as long as PID lives.
+fv_wait_file() {
+	while [ ! -e "$1" ]; do
+		kill -0 "$2" 2>/dev/null || { fv_fail "pid $2 died"; return 1; }
+		sleep 0.2
+	done
+}
 
 # The events to record: the mobility system and the stock events around
 # fallback, pcp drains, migration and compaction; on an unpatched kernel the
@@ -22,6 +49,13 @@ fv_events() {
 		*) echo "-e $ev" ;;
 		esac
 	done
+}
+
+# THP support raises min_free_kbytes to ~45 MiB in a 1 GiB guest; all of
+# that stays free in large blocks, which fallbacks take (and claim) before
+# any small hole.  A small reserve makes the fragmenter's holes matter.
+fv_small_reserves() {
+	echo 8192 > /proc/sys/vm/min_free_kbytes
 }
 
 # fv_state LABEL: copy the allocator's state files to $OUT/LABEL.*
@@ -58,24 +92,26 @@ fv_record_start() {
 	      [ "$(cat "$TRACING/tracing_on")" != 1 ]; do
 		i=$((i + 1))
 		if [ $i -gt 300 ] || ! kill -0 "$FV_RECORDER" 2>/dev/null; then
-			echo "fragview: trace-cmd did not start" >&2
+			fv_fail "trace-cmd did not start"
 			cat "$OUT/trace-cmd.log" >&2
+			FV_RECORDER=
 			return 1
 		fi
 		sleep 0.1
 	done
 	fv_snapshot
-	echo "fragview: recording ($(echo $events))"
+	echo "fragview: recording:" $events
 }
 
 fv_record_stop() {
+	[ -n "$FV_RECORDER" ] || return 1
 	fv_snapshot
 	kill -INT "$FV_RECORDER"
 	wait "$FV_RECORDER"
 	rc=$?
 	fv_state end
 	if [ $rc != 0 ]; then
-		echo "fragview: trace-cmd exited with $rc" >&2
+		fv_fail "trace-cmd exited with $rc"
 		cat "$OUT/trace-cmd.log" >&2
 		return 1
 	fi

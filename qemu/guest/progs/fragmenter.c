@@ -3,17 +3,19 @@
  * fragmenter - mix movable and unmovable allocations so that the page
  * allocator has to fall back into pageblocks of another migratetype.
  *
- * Each round:
- *  1. fill most of free memory with anonymous (movable) chunks,
- *  2. free every other chunk, leaving small holes everywhere,
- *  3. fill pipes (pipe buffers are unmovable kernel pages) and create tmpfs
- *     files (page cache is movable, dentries/inodes are reclaimable slab):
- *     these allocations only find the holes, so they steal from movable
- *     pageblocks without being able to claim whole ones,
- *  4. touch the holes again and free the other half of the chunks, every
- *     other pipe and every other file, so mixed blocks stay mixed.
- * With -H the last round's survivors are kept until SIGTERM/SIGINT, so a
- * caller can compact or allocate against the fragmented state.
+ * First a ballast of transparent huge pages takes most of free memory, so
+ * that later fallbacks cannot simply take (and claim) large free blocks.
+ * Then each round:
+ *  1. faults in the anonymous (movable) region chunk by chunk,
+ *  2. frees one chunk in every -i, leaving small holes in movable blocks,
+ *  3. fills pipes (pipe buffers are unmovable kernel pages) and creates
+ *     tmpfs files (page cache is movable, dentries and inodes are
+ *     reclaimable slab): these only find the holes, so they steal from
+ *     movable pageblocks, claiming a block only where enough of it is free,
+ *  4. frees the rest of the region, then every other pipe and file, so the
+ *     survivors stay scattered over mixed blocks.
+ * With -H the last round's survivors (and the ballast) are kept until
+ * SIGTERM/SIGINT, so a caller can compact or allocate against them.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -31,16 +33,32 @@
 #define PAGE_SIZE 4096UL
 #define PIPE_FILL (64 * 1024)	/* default pipe capacity: 16 pages */
 
+static unsigned long meminfo_kib(const char *field);
+
 struct options {
-	unsigned long anon_mib;		/* 0: 80% of MemFree */
+	long ballast_mib;		/* -1: MemFree - anon - spare */
+	unsigned long spare_mib;
+	unsigned long anon_mib;
 	unsigned long chunk_kib;
+	unsigned int interleave;
 	unsigned int pipes;
 	unsigned int files;
 	unsigned int rounds;
 	const char *dir;
 	const char *ready_file;
 	int hold;
+	long floor_mib;		/* stop making pipes/files below this */
 };
+
+/*
+ * Pipes and files are made until MemFree falls to the floor: the kernel
+ * boosts watermarks after fragmenting fallbacks and keeps pages on per-cpu
+ * lists, so a fixed budget either OOMs or leaves large blocks unused.
+ */
+static int above_floor(const struct options *o)
+{
+	return (long)(meminfo_kib("MemFree") / 1024) > o->floor_mib;
+}
 
 static volatile sig_atomic_t stop_holding;
 
@@ -53,11 +71,16 @@ static void on_signal(int sig)
 static void usage(const char *prog)
 {
 	fprintf(stderr,
-		"usage: %s [-m anon_MiB] [-c chunk_KiB] [-p pipes] [-f files]\n"
-		"       [-r rounds] [-d tmpfs_dir] [-H [-R ready_file]]\n"
-		"  -m  anonymous memory per round (default: 80%% of MemFree)\n"
-		"  -c  chunk size, freed in an interleaved pattern (default 64)\n"
-		"  -p  pipes filled with 64 KiB each (default 512)\n"
+		"usage: %s [-b ballast_MiB] [-s spare_MiB] [-m anon_MiB]\n"
+		"       [-c chunk_KiB] [-i N] [-p pipes] [-f files] [-r rounds]\n"
+		"       [-d tmpfs_dir] [-H [-R ready_file]]\n"
+		"  -b  THP ballast held throughout (default: MemFree - low\n"
+		"      watermarks - anon - spare)\n"
+		"  -s  spare memory left free (default 16)\n"
+		"  -m  interleaved anonymous memory per round (default 256)\n"
+		"  -c  chunk size (default 64)\n"
+		"  -i  free one chunk in every N to make the holes (default 3)\n"
+		"  -p  pipes filled with 64 KiB each (default 1024)\n"
 		"  -f  4 KiB tmpfs files (default 2000)\n"
 		"  -r  rounds (default 3)\n"
 		"  -H  keep the last round's survivors until SIGTERM/SIGINT\n"
@@ -97,6 +120,22 @@ static unsigned long meminfo_kib(const char *field)
 	return v;
 }
 
+/* Sum of the zones' low watermarks, in MiB: below it kswapd wakes up. */
+static unsigned long low_watermarks_mib(void)
+{
+	char line[256];
+	unsigned long pages = 0, v;
+	FILE *f = fopen("/proc/zoneinfo", "r");
+
+	if (!f)
+		return 64;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, " low %lu", &v) == 1)
+			pages += v;
+	fclose(f);
+	return pages * PAGE_SIZE >> 20;
+}
+
 static long long now_ms(void)
 {
 	struct timespec ts;
@@ -115,8 +154,9 @@ struct pipe_pair {
 	int rd, wr;
 };
 
-static unsigned int open_pipes(struct pipe_pair *pp, unsigned int n)
+static unsigned int open_pipes(const struct options *o, struct pipe_pair *pp)
 {
+	unsigned int n = o->pipes;
 	static char buf[PIPE_FILL];
 	unsigned int i;
 
@@ -124,6 +164,8 @@ static unsigned int open_pipes(struct pipe_pair *pp, unsigned int n)
 	for (i = 0; i < n; i++) {
 		int fds[2];
 
+		if (i % 16 == 0 && !above_floor(o))
+			break;
 		if (pipe2(fds, O_NONBLOCK)) {
 			fprintf(stderr, "fragmenter: pipe: %s (%u opened)\n",
 				strerror(errno), i);
@@ -148,9 +190,10 @@ static void close_pipe(struct pipe_pair *pp)
 	pp->rd = pp->wr = -1;
 }
 
-static unsigned int make_files(const char *dir, unsigned int round,
-			       unsigned int n)
+static unsigned int make_files(const struct options *o, unsigned int round)
 {
+	const char *dir = o->dir;
+	unsigned int n = o->files;
 	char path[256], data[PAGE_SIZE];
 	unsigned int i, made = 0;
 
@@ -158,6 +201,8 @@ static unsigned int make_files(const char *dir, unsigned int round,
 	for (i = 0; i < n; i++) {
 		int fd;
 
+		if (i % 64 == 0 && !above_floor(o))
+			break;
 		snprintf(path, sizeof(path), "%s/r%u-f%u", dir, round, i);
 		fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0600);
 		if (fd < 0) {
@@ -188,7 +233,9 @@ static void remove_files(const char *dir, unsigned int round,
 int main(int argc, char **argv)
 {
 	struct options o = {
-		.chunk_kib = 64, .pipes = 512, .files = 2000, .rounds = 3,
+		.ballast_mib = -1, .spare_mib = 16, .anon_mib = 256,
+		.interleave = 3,
+		.chunk_kib = 64, .pipes = 1024, .files = 2000, .rounds = 3,
 		.dir = "/tmp/fragmenter",
 	};
 	struct pipe_pair *pp;
@@ -196,10 +243,13 @@ int main(int argc, char **argv)
 	unsigned int round;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "m:c:p:f:r:d:HR:h")) != -1) {
+	while ((opt = getopt(argc, argv, "b:s:m:c:i:p:f:r:d:HR:h")) != -1) {
 		switch (opt) {
+		case 'b': o.ballast_mib = parse_num(optarg, argv[0]); break;
+		case 's': o.spare_mib = parse_num(optarg, argv[0]); break;
 		case 'm': o.anon_mib = parse_num(optarg, argv[0]); break;
 		case 'c': o.chunk_kib = parse_num(optarg, argv[0]); break;
+		case 'i': o.interleave = parse_num(optarg, argv[0]); break;
 		case 'p': o.pipes = parse_num(optarg, argv[0]); break;
 		case 'f': o.files = parse_num(optarg, argv[0]); break;
 		case 'r': o.rounds = parse_num(optarg, argv[0]); break;
@@ -209,10 +259,23 @@ int main(int argc, char **argv)
 		default: usage(argv[0]);
 		}
 	}
-	if (optind != argc || !o.chunk_kib || o.chunk_kib % 4 || !o.rounds)
+	if (optind != argc || !o.chunk_kib || o.chunk_kib % 4 || !o.rounds ||
+	    !o.anon_mib || o.interleave < 2)
 		usage(argv[0]);
-	if (!o.anon_mib)
-		o.anon_mib = meminfo_kib("MemFree") * 8 / 10 / 1024;
+	o.floor_mib = low_watermarks_mib() + 24;
+	if (o.ballast_mib < 0) {
+		long free_mib = meminfo_kib("MemFree") / 1024 -
+				low_watermarks_mib();
+
+		/*
+		 * Pipes and files are not counted: they must fit into the
+		 * holes (plus the spare), or they would find large free
+		 * blocks instead.
+		 */
+		o.ballast_mib = free_mib - (long)(o.anon_mib + o.spare_mib);
+		if (o.ballast_mib < 0)
+			o.ballast_mib = 0;
+	}
 
 	/* every pipe costs two descriptors */
 	rl.rlim_cur = rl.rlim_max = 2UL * o.pipes + 64;
@@ -228,6 +291,24 @@ int main(int argc, char **argv)
 		return 1;
 	signal(SIGTERM, on_signal);
 	signal(SIGINT, on_signal);
+
+	if (o.ballast_mib > 0) {
+		size_t len = (size_t)o.ballast_mib << 20;
+		long long t0 = now_ms();
+		char *ballast = mmap(NULL, len, PROT_READ | PROT_WRITE,
+				     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (ballast == MAP_FAILED) {
+			fprintf(stderr, "fragmenter: ballast mmap: %s\n",
+				strerror(errno));
+			return 1;
+		}
+		madvise(ballast, len, MADV_HUGEPAGE);
+		touch(ballast, len, 3);
+		printf("ballast_mib %ld elapsed_ms %lld\n", o.ballast_mib,
+		       now_ms() - t0);
+		fflush(stdout);
+	}
 
 	for (round = 0; round < o.rounds; round++) {
 		size_t chunk = o.chunk_kib * 1024UL;
@@ -248,23 +329,20 @@ int main(int argc, char **argv)
 		/* order-0 faults: a THP would hide the interleaving */
 		madvise(anon, len, MADV_NOHUGEPAGE);
 		touch(anon, len, 1);
-		for (i = 0; i < nchunks; i += 2)
+		for (i = 0; i < nchunks; i += o.interleave)
 			madvise(anon + i * chunk, chunk, MADV_DONTNEED);
 
-		npipes = open_pipes(pp, o.pipes);
-		nfiles = make_files(o.dir, round, o.files);
+		npipes = open_pipes(&o, pp);
+		nfiles = make_files(&o, round);
 
-		for (i = 0; i < nchunks; i += 2)
-			touch(anon + i * chunk, chunk, 2);
-		for (i = 1; i < nchunks; i += 2)
-			madvise(anon + i * chunk, chunk, MADV_DONTNEED);
+		madvise(anon, len, MADV_DONTNEED);
 		for (i = 0; i < npipes; i += 2)
 			close_pipe(&pp[i]);
 		remove_files(o.dir, round, nfiles, 0, 2);
 
-		printf("round %u anon_mib %lu chunk_kib %lu pipes %u files %u elapsed_ms %lld\n",
-		       round, o.anon_mib, o.chunk_kib, npipes, nfiles,
-		       now_ms() - t0);
+		printf("round %u anon_mib %lu chunk_kib %lu interleave %u pipes %u files %u elapsed_ms %lld\n",
+		       round, o.anon_mib, o.chunk_kib, o.interleave, npipes,
+		       nfiles, now_ms() - t0);
 		fflush(stdout);
 
 		if (last && o.hold) {

@@ -4,8 +4,9 @@
 # buffers and reclaimable tmpfs metadata, so the allocator steals from
 # (and claims) pageblocks of other migratetypes.
 . /lib/fragview.sh
-set -e
+fv_small_reserves
 fv_record_start
-fragmenter -r 2 -p 512 -f 2000 | tee "$OUT/fragmenter.out"
+fv_run fragmenter.out fragmenter -r 2
 fv_record_stop
-grep -E 'pgmigrate|compact_|thp_|extfrag' "$OUT/end.vmstat" || true
+grep -E '^(pgmigrate|compact_stall|compact_success)' "$OUT/end.vmstat"
+exit $FV_STATUS

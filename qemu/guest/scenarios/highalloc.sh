@@ -1,19 +1,22 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# highalloc: ask for order-9 pages while memory is fragmented and held,
-# then again once the fragmenter has gone.
+# highalloc: ask for order-9 pages while the fragmenter holds memory, then
+# again once it has gone.
 . /lib/fragview.sh
-set -e
 want=128
+fv_small_reserves
 fv_record_start
 rm -f /tmp/fragmenter.ready
-fragmenter -r 1 -p 512 -f 2000 -H -R /tmp/fragmenter.ready \
-	> "$OUT/fragmenter.out" &
+fragmenter -r 1 -H -R /tmp/fragmenter.ready > "$OUT/fragmenter.out" 2>&1 &
 holder=$!
-while [ ! -e /tmp/fragmenter.ready ]; do kill -0 $holder; sleep 0.2; done
-echo "under load: $(highalloc -n $want)" | tee "$OUT/highalloc.out"
-kill -TERM $holder
-wait $holder
-echo "at rest: $(highalloc -n $want)" | tee -a "$OUT/highalloc.out"
+if fv_wait_file /tmp/fragmenter.ready $holder; then
+	loaded=$(highalloc -n $want) || fv_fail "highalloc under load"
+	kill -TERM $holder
+fi
+wait $holder || fv_fail "fragmenter exited with $?"
+rested=$(highalloc -n $want) || fv_fail "highalloc at rest"
 fv_record_stop
-grep -E '^(compact_|htlb)' "$OUT/end.vmstat" || true
+{ echo "under load: $loaded"; echo "at rest: $rested"; } |
+	tee "$OUT/highalloc.out"
+grep -E '^(compact_|htlb)' "$OUT/end.vmstat"
+exit $FV_STATUS

@@ -4,7 +4,6 @@
 # away, the block is isolated) and bring it back online.
 # fv-append: movablecore=256M
 . /lib/fragview.sh
-set -e
 block=
 for dir in /sys/devices/system/memory/memory[0-9]*; do
 	if [ "$(cat "$dir/state")" = online ] &&
@@ -13,23 +12,25 @@ for dir in /sys/devices/system/memory/memory[0-9]*; do
 	fi
 done
 if [ -z "$block" ]; then
-	echo "fragview: no online memory block in ZONE_MOVABLE" \
-		"(boot with movablecore=)" >&2
+	fv_fail "no online memory block in ZONE_MOVABLE (boot with movablecore=)"
 	exit 1
 fi
-echo "fragview: using ${block##*/}," \
-	"$(( $(printf %d 0x$(cat /sys/devices/system/memory/block_size_bytes)) >> 20 )) MiB"
-# give the block something to migrate
-fragmenter -r 1 -p 64 -f 200 -m 256 -H -R /tmp/fragmenter.ready \
-	> "$OUT/fragmenter.out" &
+size=$(printf %d 0x$(cat /sys/devices/system/memory/block_size_bytes))
+echo "fragview: using ${block##*/}, $((size >> 20)) MiB"
+# give the block something to migrate, without filling memory
+rm -f /tmp/fragmenter.ready
+fragmenter -b 0 -r 1 -m 256 -p 64 -f 200 -H -R /tmp/fragmenter.ready \
+	> "$OUT/fragmenter.out" 2>&1 &
 holder=$!
-while [ ! -e /tmp/fragmenter.ready ]; do kill -0 $holder; sleep 0.2; done
+fv_wait_file /tmp/fragmenter.ready $holder
 fv_record_start
-echo offline > "$block/state"
+echo offline > "$block/state" || fv_fail "offlining ${block##*/}"
 echo "fragview: ${block##*/} is $(cat "$block/state")"
-echo online_movable > "$block/state"
+echo online_movable > "$block/state" || fv_fail "onlining ${block##*/}"
 echo "fragview: ${block##*/} is $(cat "$block/state")"
 fv_record_stop
 kill -TERM $holder
-wait $holder
+wait $holder || fv_fail "fragmenter exited with $?"
+cat "$OUT/fragmenter.out"
 grep -E '^pgmigrate' "$OUT/end.vmstat"
+exit $FV_STATUS
