@@ -168,6 +168,18 @@ def main():
                 w(f"| {cap} | {n} ({mob}) | {size_b / 1048576:.1f} MiB | {tool.replace('-', ' ', 1)} |"
                   f" {t / 1e9:.3f} | {n / (t / 1e9):,.0f} | {t / base:.3f} |"
                   f" {max(x[1] for x in xs) / 1024:.1f} |")
+        mix = collections.defaultdict(list)
+        for r in rows:
+            if r[0] == "mix":
+                mix[r[1]].append((int(r[3]), r[2]))
+        w("")
+        w("Event mix (share of all events, top 5):")
+        w("")
+        for cap in ("small", "1x", "10x"):
+            if cap in mix:
+                tot = sum(n for n, _ in mix[cap])
+                top = sorted(mix[cap], reverse=True)[:5]
+                w(f"- {cap}: " + ", ".join(f"`{e}` {100 * n / tot:.1f} %" for n, e in top))
         if "1x" in ev and "10x" in ev:
             w("")
             w("Peak RSS growth from the 1x to the 10x recording"

@@ -61,12 +61,15 @@ want() { [[ " ${parts[*]} " == *" $1 "* ]]; }
 # Sizes of the runs; --quick is for trying the script, not for results.
 BOOT_PAIRS=6		# U P U P ...
 REPS_PER_BOOT=5		# x6 boots = 30 alternating runs per flavour/mode
-ROUNDS_1X=3		# bench-bigtrace rounds for the 1x capture
-ROUNDS_10X=30
+ROUNDS_1X=2		# bench-bigtrace rounds for the 1x capture
+ROUNDS_10X=20
+SNAPSHOTS=400		# per round: 1024 pageblock_state events each (2 GiB)
+BIG_MIB=64		# fragmenter anon MiB per round
 TOOL_REPS=3
 MAP_REPS=5
 if [ $quick = 1 ]; then
 	BOOT_PAIRS=1 REPS_PER_BOOT=2 ROUNDS_1X=1 ROUNDS_10X=2 TOOL_REPS=1
+	SNAPSHOTS=20
 	MAP_REPS=2
 fi
 
@@ -204,18 +207,21 @@ if want throughput; then
 		note "NOT MEASURED (throughput): fragview needs mobility events, which only the patched kernel has"
 	else
 		say "throughput captures"
+		big="fv.bench.snapshots=$SNAPSHOTS fv.bench.mib=$BIG_MIB"
 		declare -A caps=(
 			[small]=$(capture small fragment)
-			[1x]=$(capture "1x-r$ROUNDS_1X" bench-bigtrace \
-				--append "fv.bench.rounds=$ROUNDS_1X" --mem 2G --timeout 1800)
-			[10x]=$(capture "10x-r$ROUNDS_10X" bench-bigtrace \
-				--append "fv.bench.rounds=$ROUNDS_10X" --mem 2G --timeout 3600)
+			[1x]=$(capture "1x-r$ROUNDS_1X-s$SNAPSHOTS-m$BIG_MIB" bench-bigtrace \
+				--append "fv.bench.rounds=$ROUNDS_1X $big" --mem 2G --timeout 1800)
+			[10x]=$(capture "10x-r$ROUNDS_10X-s$SNAPSHOTS-m$BIG_MIB" bench-bigtrace \
+				--append "fv.bench.rounds=$ROUNDS_10X $big" --mem 2G --timeout 3600)
 		)
 		for c in small 1x 10x; do
 			d=${caps[$c]}
+			[ -n "$d" ] || die "recording the $c capture failed"
 			ev=$(awk '{ n += $2 } END { print n + 0 }' "$d/event-counts")
 			mob=$(awk '$1 ~ /^(pageblock_|pcp_drain|migrate_folio)/ { n += $2 } END { print n + 0 }' "$d/event-counts")
 			echo -e "events\t$c\t$ev\t$mob\t$(stat -c %s "$d/trace.dat")\t$d/trace.dat" >> "$DATA"
+			awk -v c="$c" '{ print "mix\t" c "\t" $1 "\t" $2 }' "$d/event-counts" >> "$DATA"
 			say "capture $c: $ev events ($mob mobility), $d/trace.dat"
 			for r in $(seq 1 "$TOOL_REPS"); do
 				timed fragview-stats "$c" "$FRAGVIEW" stats "$d/trace.dat"
