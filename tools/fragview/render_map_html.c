@@ -264,7 +264,52 @@ static void put_buckets(struct html_ctx *c)
 	fputs("]}", c->out);
 }
 
-static void put_data(struct html_ctx *c, const struct map_opts *o)
+/*
+ * The replay check (fv_model_check): blocks whose replayed type differs
+ * from the last snapshot, i.e. where events were lost.  null with fewer
+ * than two snapshots.
+ */
+static int put_check(struct html_ctx *c)
+{
+	const struct fv_model *m = c->m;
+	struct fv_mismatch *mm;
+	struct fv_check chk;
+	bool any = false;
+
+	if (m->nr_snapshots < 2 || !m->nr_blocks) {
+		fputs(",\n\"check\":null", c->out);
+		return 0;
+	}
+	mm = calloc(m->nr_blocks, sizeof(*mm));
+	if (!mm) {
+		fprintf(stderr, "fragview: out of memory writing the HTML map\n");
+		return -1;
+	}
+	if (fv_model_check(m, &chk, mm)) {
+		fputs(",\n\"check\":null", c->out);
+		free(mm);
+		return 0;
+	}
+	fprintf(c->out, ",\n\"check\":{\"compared\":%zu,\"flips\":%zu,"
+		"\"missing\":%zu,\"mismatches\":%zu,\"blocks\":[",
+		chk.nr_compared, chk.nr_flips, chk.nr_missing,
+		chk.nr_mismatches);
+	/* [index, type in the snapshot, type by replay] of shown blocks */
+	for (size_t k = 0; k < chk.nr_mismatches; k++) {
+		int32_t i = c->newidx[mm[k].block];
+
+		if (i < 0)
+			continue;
+		fprintf(c->out, "%s[%d,%u,%u]", any ? "," : "", i,
+			map_mt_clamp(mm[k].expected), map_mt_clamp(mm[k].got));
+		any = true;
+	}
+	fputs("]}", c->out);
+	free(mm);
+	return 0;
+}
+
+static int put_data(struct html_ctx *c, const struct map_opts *o)
 {
 	const struct fv_model *m = c->m;
 	char when[64];
@@ -300,7 +345,10 @@ static void put_data(struct html_ctx *c, const struct map_opts *o)
 	put_flips(c);
 	put_hist(c);
 	put_buckets(c);
+	if (put_check(c))
+		return -1;
 	fputs("}\n", c->out);
+	return 0;
 }
 
 static int ctx_init(struct html_ctx *c, FILE *out, const struct fv_model *m,
@@ -364,7 +412,8 @@ int render_map_html(FILE *out, const struct fv_model *m,
 	fprintf(out, "</style>\n</head>\n<body data-blocks=\"%zu\">\n", c.n);
 	fputs(fv_html_body, out);
 	fputs("<script type=\"application/json\" id=\"fv-data\">\n", out);
-	put_data(&c, o);
+	if (put_data(&c, o))
+		goto out;
 	fputs("</script>\n<script>\n", out);
 	fputs(fv_html_selftest_js, out);
 	fputs("</script>\n<script>\n", out);

@@ -91,6 +91,15 @@ let replayMismatch = 0;
 			replayMismatch++;
 }
 
+/* replay check: type in the last snapshot where the replay differs */
+const checkWant = new Int8Array(N).fill(-1);
+const checkGot = new Int8Array(N).fill(-1);
+if (D.check)
+	for (const [i, want, got] of D.check.blocks) {
+		checkWant[i] = want;
+		checkGot[i] = got;
+	}
+
 /* ---- replay state ---- */
 const mt = start.slice();
 const flipsSoFar = new Uint32Array(N);
@@ -224,7 +233,8 @@ function touched(i) {
 	return (marks.steal && D.steals[i] > 0) ||
 		(marks.flip && flipsSoFar[i] > 0) ||
 		(marks.mig && D.mok[i] + D.mfail[i] > 0) ||
-		(marks.fail && D.mfail[i] > 0);
+		(marks.fail && D.mfail[i] > 0) ||
+		(marks.check && checkWant[i] >= 0);
 }
 function paintCell(i) {
 	const [x, y] = cellXY(i);
@@ -250,6 +260,15 @@ function paintCell(i) {
 				ctx.fillStyle = "#fff";
 				ctx.fillRect(x + o + 1, y + o + 1, w - 2, w - 2);
 			}
+		}
+		if (marks.check && checkWant[i] >= 0) {
+			const t = Math.ceil(s / 2);
+			ctx.fillStyle = "#d00000";
+			ctx.beginPath();
+			ctx.moveTo(x, y + s - t);
+			ctx.lineTo(x, y + s);
+			ctx.lineTo(x + t, y + s);
+			ctx.fill();
 		}
 		const bar = Math.max(1, Math.round(s / 5));
 		if (marks.fail && D.mfail[i] > 0) {
@@ -306,7 +325,7 @@ function cellType(i) {
 		return -1;
 	const [x, y] = cellXY(i);
 	const px = ctx.getImageData(Math.round(x * L.dpr),
-		Math.round((y + Math.floor(L.s / 2)) * L.dpr), 1, 1).data;
+		Math.round((y + Math.floor(L.s / 3)) * L.dpr), 1, 1).data;
 	let best = -1, bestD = 30;
 	[PAL, DIM].forEach((pal) => pal.forEach((c, t) => {
 		const d = Math.abs(parseInt(c.substr(1, 2), 16) - px[0]) +
@@ -412,6 +431,9 @@ function blockInfo(i) {
 		["flips", fmtN(D.flips[i]) + " (" + fmtN(flipsSoFar[i]) + " up to now)"],
 		["migrations", fmtN(D.mok[i]) + " ok, " + fmtN(D.mfail[i]) + " failed"],
 	];
+	if (checkWant[i] >= 0)
+		rows.push(["replay check", "last snapshot says " + D.names.mt[checkWant[i]] +
+			", replay says " + D.names.mt[checkGot[i]]]);
 	if (D.lorder[i] >= 0 || D.free[i] > 0)
 		rows.push(["free (last snapshot)", fmtN(D.free[i]) +
 			" pages, largest order " + D.lorder[i]]);
@@ -483,10 +505,16 @@ function summary() {
 		", " + PPB + " pages per block  \u00b7  " + fmtN(F) + " flips  \u00b7  " +
 		(ev || "no events") + "  \u00b7  " + (D.tEnd / 1e9).toFixed(3) + " s captured" +
 		(D.baseline ? ", " + D.snapshots + " snapshot" + (D.snapshots === 1 ? "" : "s") :
-			", no baseline snapshot");
+			", no baseline snapshot") +
+		(D.check && !D.check.mismatches ? "  \u00b7  replay check: all " +
+			fmtN(D.check.compared) + " blocks match the last snapshot" : "");
 	const warn = [];
 	if (replayMismatch)
 		warn.push(plural(replayMismatch, "block") + " end in a different type than the replay");
+	if (D.check && D.check.mismatches)
+		warn.push("replay check: " + plural(D.check.mismatches, "block") + " of " +
+			fmtN(D.check.compared) + (D.check.mismatches === 1 ? " differs" : " differ") +
+			" from the last snapshot (lost events?)");
 	if (D.flipOldMismatch)
 		warn.push(plural(D.flipOldMismatch, "flip") + " whose old type disagreed with the replay (lost events?)");
 	if (D.outOfOrder)
@@ -503,6 +531,7 @@ function summary() {
 function readMarks() {
 	marks = { steal: $("fv-mk-steal").checked, flip: $("fv-mk-flip").checked,
 		mig: $("fv-mk-mig").checked, fail: $("fv-mk-fail").checked,
+		check: $("fv-mk-check").checked,
 		dim: $("fv-dim").checked };
 }
 let playing = 0;
@@ -561,7 +590,8 @@ function wire() {
 			k();
 		}
 	});
-	["fv-mk-steal", "fv-mk-flip", "fv-mk-mig", "fv-mk-fail", "fv-dim"].forEach((id) =>
+	["fv-mk-steal", "fv-mk-flip", "fv-mk-mig", "fv-mk-fail", "fv-mk-check",
+		"fv-dim"].forEach((id) =>
 		$(id).addEventListener("change", () => {
 			readMarks();
 			repaintAll = true;
@@ -611,6 +641,7 @@ window.fragview = {
 	selected: () => selected,
 	lastFlipBlock: () => applied > 0 ? fB[applied - 1] : -1,
 	histLen: (i) => (D.hist[i] || []).length,
+	checkMismatches: () => checkWant.reduce((n, v) => n + (v >= 0), 0),
 	blockPfnText: (i) => hex(pfn[i]),
 	replayMismatch: () => replayMismatch,
 };

@@ -180,6 +180,7 @@ window.fragviewSelftest = function () {
 		lines.push("INFO slider100_ms " + (performance.now() - t).toFixed(1));
 		lines.push("INFO page_ready_ms " + readyMs.toFixed(1) +
 			" (script init " + fv.loadMs.toFixed(1) + ")");
+		lines.push("INFO check_mismatches " + fv.checkMismatches());
 		lines.push("INFO blocks " + fv.nrBlocks + " flips " + fv.nrFlips +
 			" devicePixelRatio " + window.devicePixelRatio);
 	}

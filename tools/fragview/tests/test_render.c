@@ -643,6 +643,9 @@ static void html_map(void)
 		}
 	}
 	CHECK(strstr(t, "window.fragview"));
+	/* two snapshots: the replay check is in, and finds nothing */
+	CHECK(strstr(t, "\"check\":{\"compared\":73,"));
+	CHECK(strstr(t, "\"mismatches\":0,\"blocks\":[]}"));
 	CHECK(strstr(t, "<canvas id=\"fv-map\""));
 	free(t);
 

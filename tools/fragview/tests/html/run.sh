@@ -157,42 +157,61 @@ else
 	not_ok "empty: test_render --empty-html failed"
 fi
 
-# --- a real trace.dat through the fragview command line ---
-# FRAGVIEW_CAPTURE, else a synthetic one from tests/mkcapture.py (a real
-# trace.dat written by trace-cmd restore, with known content).
-cap=$FRAGVIEW_CAPTURE
-if [ -z "$cap" ]; then
-	cap=$out/mobility.dat
-	if ! python3 "$fv/tests/mkcapture.py" mobility "$cap" --events 50000 \
-		>"$out/mkcapture.log" 2>&1; then
-		not_ok "capture: tests/mkcapture.py failed (see $out/mkcapture.log)"
-		cap=
+# --- real trace.dat files through the fragview command line ---
+# capture_test NAME CAPTURE - the page `fragview map` writes, against the
+# types `fragview map --format txt --at T` prints at a third, two thirds
+# and the end of the capture
+capture_test() {
+	name=$1 cap=$2
+	if ! "$fv/fragview" map "$cap" --format html -o "$out/$name.html"; then
+		not_ok "$name: fragview map $cap --format html failed"
+		return
 	fi
-fi
-if [ -n "$cap" ] && ! make -s -C "$fv" fragview >"$out/build-fragview.log" 2>&1; then
+	t0=$(sed -n 's/.*"t0":\([0-9]*\),"tEnd":\([0-9]*\).*/\1/p' "$out/$name.html")
+	te=$(sed -n 's/.*"t0":\([0-9]*\),"tEnd":\([0-9]*\).*/\2/p' "$out/$name.html")
+	: >"$out/$name.exp"
+	for num in 1 2 3; do
+		ts=$((t0 + te * num / 3))
+		secs=$(printf '%d.%09d' $((ts / 1000000000)) $((ts % 1000000000)))
+		if ! "$fv/fragview" map "$cap" --format txt --at "$secs" \
+			-o "$out/$name-$num.txt"; then
+			not_ok "$name: fragview map --format txt --at $secs failed"
+			continue
+		fi
+		types=$(awk '/^  0x/ { $1 = ""; print }' "$out/$name-$num.txt" |
+			tr -d ' \n' | tr 'umrhci' 'UMRHCI' | tr 'UMRHCI?' '0123456')
+		echo "exp=$ts:$types" >>"$out/$name.exp"
+	done
+	selftest "$name" "$out/$name.html" "$out/$name.exp"
+}
+
+# FRAGVIEW_CAPTURE, else synthetic ones from tests/mkcapture.py (real
+# trace.dat files written by trace-cmd restore, with known content).
+if ! make -s -C "$fv" fragview >"$out/build-fragview.log" 2>&1; then
 	not_ok "capture: build fragview (see $out/build-fragview.log)"
-	cap=
-fi
-if [ -n "$cap" ]; then
-	if ! "$fv/fragview" map "$cap" --format html -o "$out/capture.html" ||
-	   ! "$fv/fragview" map "$cap" --format txt -o "$out/capture-final.txt"; then
-		not_ok "capture: fragview map $cap failed"
+elif [ -n "$FRAGVIEW_CAPTURE" ]; then
+	capture_test capture "$FRAGVIEW_CAPTURE"
+	screenshot capture "file://$out/capture.html"
+elif ! python3 "$fv/tests/mkcapture.py" mobility "$out/mobility.dat" \
+		--events 50000 >"$out/mkcapture.log" 2>&1 ||
+     ! python3 "$fv/tests/mkcapture.py" lostflip "$out/lostflip.dat" \
+		>>"$out/mkcapture.log" 2>&1; then
+	not_ok "capture: tests/mkcapture.py failed (see $out/mkcapture.log)"
+else
+	capture_test capture "$out/mobility.dat"
+	screenshot capture "file://$out/capture.html"
+	if grep -q '^INFO check_mismatches 0$' "$out/capture.selftest"; then
+		ok "capture: replay matches the last snapshot, nothing marked"
 	else
-		# times: a third, two thirds and the end of the capture
-		t0=$(sed -n 's/.*"t0":\([0-9]*\),"tEnd":\([0-9]*\).*/\1/p' "$out/capture.html")
-		te=$(sed -n 's/.*"t0":\([0-9]*\),"tEnd":\([0-9]*\).*/\2/p' "$out/capture.html")
-		: >"$out/capture.exp"
-		for num in 1 2 3; do
-			ts=$((t0 + te * num / 3))
-			secs=$(printf '%d.%09d' $((ts / 1000000000)) $((ts % 1000000000)))
-			"$fv/fragview" map "$cap" --format txt --at "$secs" \
-				-o "$out/capture-$num.txt" || continue
-			types=$(awk '/^  0x/ { $1 = ""; print }' "$out/capture-$num.txt" |
-				tr -d ' \n' | tr 'umrhci' 'UMRHCI' | tr 'UMRHCI?' '0123456')
-			echo "exp=$ts:$types" >>"$out/capture.exp"
-		done
-		selftest capture "$out/capture.html" "$out/capture.exp"
-		screenshot capture "file://$out/capture.html"
+		not_ok "capture: replay check marks blocks on a consistent capture"
+	fi
+	# one flip missing: the page must say so and mark a block
+	capture_test lostflip "$out/lostflip.dat"
+	if grep -q 'replay check: 1 block of' "$out/lostflip.dom" &&
+	   grep -q '^INFO check_mismatches 1$' "$out/lostflip.selftest"; then
+		ok "lostflip: page warns about and marks the block that lost a flip"
+	else
+		not_ok "lostflip: no warning or mark for the lost flip"
 	fi
 fi
 
