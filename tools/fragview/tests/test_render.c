@@ -9,7 +9,9 @@
  *                                 "exp=<ts>:<types>" lines for
  *                                 tests/html/run.sh (types parsed back
  *                                 from the txt map at that time)
- *   test_render --big-html FILE   the same for a 1 M event capture
+ *   test_render --big-html FILE [BLOCKS EVENTS]
+ *                                 the same for a 1 M event capture (4096
+ *                                 blocks, ~100k flips) or another size
  *   test_render --empty-html FILE the page of a capture without blocks
  *
  * Golden files are compared byte for byte; the HTML is checked for
@@ -195,15 +197,14 @@ static void build_fixture(struct fv_model *m)
 }
 
 /* ~1 M events on 4096 blocks, ~100k flips: the HTML must stay usable. */
-static void build_big(struct fv_model *m)
+static void build_big(struct fv_model *m, size_t nb, size_t nev)
 {
 	uint64_t ts = 10 * SEC, seed = 42;
-	const size_t nb = 4096, nev = 1000000;
 	uint8_t *cur = malloc(nb);
 
 	fv_model_init(m);
 	for (size_t k = 0; k < nb; k++) {
-		int zone = k < 1024 ? FV_ZONE_DMA32 : FV_ZONE_NORMAL;
+		int zone = k < nb / 4 ? FV_ZONE_DMA32 : FV_ZONE_NORMAL;
 
 		cur[k] = pattern_mt(zone, k);
 		state(m, ts, 1, 0, zone, 0x1000 + k * PPB, cur[k]);
@@ -214,8 +215,8 @@ static void build_big(struct fv_model *m)
 
 		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
 		k = (seed >> 33) % nb;
-		zone = k < 1024 ? FV_ZONE_DMA32 : FV_ZONE_NORMAL;
-		ts += 60000 + (seed >> 50) % 1000;	/* ~60 s in all */
+		zone = k < nb / 4 ? FV_ZONE_DMA32 : FV_ZONE_NORMAL;
+		ts += 60000 + (seed >> 50) % 1000;	/* ~60 s per 1 M */
 		switch ((seed >> 20) % 10) {
 		case 0: {
 			int to = (seed >> 40) % 3;
@@ -846,22 +847,28 @@ int main(int argc, char **argv)
 		fv_model_free(&empty);
 		return ret;
 	}
-	if (argc == 3 && !strcmp(argv[1], "--big-html")) {
+	if ((argc == 3 || argc == 5) && !strcmp(argv[1], "--big-html")) {
+		size_t nb = argc == 5 ? strtoul(argv[3], NULL, 0) : 4096;
+		size_t nev = argc == 5 ? strtoul(argv[4], NULL, 0) : 1000000;
 		struct fv_model big;
 		uint64_t times[3];
 		int ret;
 
-		build_big(&big);
+		if (nb < 4 || nev < 100) {
+			fprintf(stderr, "test_render: want >= 4 blocks, >= 100 events\n");
+			return 2;
+		}
+		build_big(&big, nb, nev);
 		times[0] = big.first_ts + (big.last_ts - big.first_ts) / 3;
 		times[1] = big.flips[big.nr_flips / 2].ts;
 		times[2] = big.last_ts;
-		ret = write_html(argv[2], &big, times, 3, "synthetic 1M events");
+		ret = write_html(argv[2], &big, times, 3, "synthetic capture");
 		fv_model_free(&big);
 		return ret;
 	}
 	if (argc != 1) {
 		fprintf(stderr, "usage: test_render "
-			"[--html|--big-html|--empty-html FILE]\n");
+			"[--html|--empty-html FILE | --big-html FILE [BLOCKS EVENTS]]\n");
 		return 2;
 	}
 	RUN(txt_final);
