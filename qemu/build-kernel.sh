@@ -125,7 +125,7 @@ for p in "${patches[@]}"; do
 	grep -E '^(\+\+\+|---) ' "$REPO/kernel-patches/$p" |
 		awk '{print $2}' | sed -E 's|^[ab]/||' | sort -u |
 		while read -r f; do
-			[ -f "$SRC/$f" ] || continue
+			[ "$SRC/$f" -ef "$PRISTINE/$f" ] || continue
 			cp --remove-destination "$PRISTINE/$f" "$SRC/$f"
 		done
 	if ! out=$(patch -d "$SRC" -p1 --forward --batch \

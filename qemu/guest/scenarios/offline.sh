@@ -2,32 +2,51 @@
 # SPDX-License-Identifier: GPL-2.0
 # offline: take a ZONE_MOVABLE memory block offline (its pages migrate
 # away, the block is isolated) and bring it back online.
-# fv-append: movablecore=256M
+# ZONE_MOVABLE starts a few pages off a block boundary (that block reports
+# "none"), and the top block of each node holds early kernel allocations
+# that cannot move: 640M leaves one clean movable block per node.
+# fv-append: movablecore=640M
 . /lib/fragview.sh
-block=
+blocks=
 for dir in /sys/devices/system/memory/memory[0-9]*; do
+	echo "fragview: ${dir##*/} $(cat "$dir/state") $(cat "$dir/valid_zones")"
 	if [ "$(cat "$dir/state")" = online ] &&
 	   [ "$(cat "$dir/valid_zones")" = Movable ]; then
-		block=$dir
+		blocks="$blocks $dir"
 	fi
 done
-if [ -z "$block" ]; then
+if [ -z "$blocks" ]; then
 	fv_fail "no online memory block in ZONE_MOVABLE (boot with movablecore=)"
 	exit 1
 fi
 size=$(printf %d 0x$(cat /sys/devices/system/memory/block_size_bytes))
-echo "fragview: using ${block##*/}, $((size >> 20)) MiB"
-# give the block something to migrate, without filling memory
+echo "fragview: movable blocks of $((size >> 20)) MiB:" ${blocks}
+# On CPU 0 (node 0) the fragmenter's memory comes from node 0's movable
+# blocks first (highest zone): the block taken offline has pages to migrate.
 rm -f /tmp/fragmenter.ready
-fragmenter -b 0 -r 1 -m 256 -p 64 -f 200 -H -R /tmp/fragmenter.ready \
-	> "$OUT/fragmenter.out" 2>&1 &
+taskset -c 0 fragmenter -b 160 -r 1 -m 64 -p 64 -f 200 -H \
+	-R /tmp/fragmenter.ready > "$OUT/fragmenter.out" 2>&1 &
 holder=$!
 fv_wait_file /tmp/fragmenter.ready $holder
 fv_record_start
-echo offline > "$block/state" || fv_fail "offlining ${block##*/}"
-echo "fragview: ${block##*/} is $(cat "$block/state")"
-echo online_movable > "$block/state" || fv_fail "onlining ${block##*/}"
-echo "fragview: ${block##*/} is $(cat "$block/state")"
+# A block with a memory hole (the end of RAM) cannot go offline (EINVAL):
+# take the first one that does.
+block=
+for dir in $blocks; do
+	if echo offline > "$dir/state"; then
+		block=$dir
+		break
+	fi
+	echo "fragview: ${dir##*/} refused to go offline"
+done
+if [ -n "$block" ]; then
+	echo "fragview: ${block##*/} is $(cat "$block/state")"
+	echo online_movable > "$block/state" ||
+		fv_fail "onlining ${block##*/}"
+	echo "fragview: ${block##*/} is $(cat "$block/state")"
+else
+	fv_fail "no movable block went offline"
+fi
 fv_record_stop
 kill -TERM $holder
 wait $holder || fv_fail "fragmenter exited with $?"
