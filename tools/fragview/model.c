@@ -256,34 +256,40 @@ size_t fv_model_block_hist(const struct fv_model *m, size_t i,
 	return len;
 }
 
-/* Halve the chart resolution: bucket i takes buckets 2i and 2i+1. */
-static void merge_buckets(struct fv_model *m)
+/* Coarsen the charts by f (a power of two): bucket i takes i*f..i*f+f-1. */
+static void merge_buckets(struct fv_model *m, uint64_t f)
 {
 	struct model_priv *p = P(m);
 
-	for (size_t i = 0; i < FV_NBUCKETS / 2; i++) {
-		struct fv_bucket *d = &m->buckets[i];
-		const struct fv_bucket *a = &m->buckets[2 * i];
-		const struct fv_bucket *b = &m->buckets[2 * i + 1];
-		struct fv_bucket sum = {
-			.steals = a->steals + b->steals,
-			.claims = a->claims + b->claims,
-			.flips = a->flips + b->flips,
-			.drains = a->drains + b->drains,
-			.drained_pages = a->drained_pages + b->drained_pages,
-			.migrate_ok = a->migrate_ok + b->migrate_ok,
-			.migrate_fail = a->migrate_fail + b->migrate_fail,
-		};
+	for (size_t i = 0; i < FV_NBUCKETS; i++) {
+		struct fv_bucket sum = { 0 };
+		size_t last = i * f;	/* latest bucket with its counts filled */
 
-		/* blocks[] is the state at the end: the later half's */
-		memcpy(sum.blocks, (2 * i + 1 <= p->cur_bucket ? b : a)->blocks,
-		       sizeof(sum.blocks));
-		*d = sum;
+		for (uint64_t j = i * f; j < (i + 1) * f && j < FV_NBUCKETS; j++) {
+			const struct fv_bucket *b = &m->buckets[j];
+
+			sum.steals += b->steals;
+			sum.claims += b->claims;
+			sum.flips += b->flips;
+			sum.drains += b->drains;
+			sum.drained_pages += b->drained_pages;
+			sum.migrate_ok += b->migrate_ok;
+			sum.migrate_fail += b->migrate_fail;
+			if (j <= p->cur_bucket)
+				last = j;
+		}
+		/* blocks[] is the state at the end: the latest part's */
+		if (last < FV_NBUCKETS)
+			memcpy(sum.blocks, m->buckets[last].blocks,
+			       sizeof(sum.blocks));
+		m->buckets[i] = sum;
+		if (i * f >= FV_NBUCKETS)
+			break;
 	}
-	memset(&m->buckets[FV_NBUCKETS / 2], 0,
-	       sizeof(m->buckets) / 2);
-	m->bucket_ns *= 2;
-	p->cur_bucket /= 2;
+	for (size_t i = (FV_NBUCKETS + f - 1) / f; i < FV_NBUCKETS; i++)
+		memset(&m->buckets[i], 0, sizeof(m->buckets[i]));
+	m->bucket_ns *= f;
+	p->cur_bucket /= f;
 	m->nr_buckets_used = p->cur_bucket + 1;
 }
 
@@ -301,8 +307,13 @@ static struct fv_bucket *bucket_for(struct fv_model *m, uint64_t ts)
 	struct model_priv *p = P(m);
 	uint64_t k = (ts - m->first_ts) / m->bucket_ns;
 
-	while (k >= FV_NBUCKETS) {
-		merge_buckets(m);
+	if (k >= FV_NBUCKETS) {
+		uint64_t f = 2;
+
+		/* one pass however far ts jumped: captures can start idle */
+		while ((ts - m->first_ts) / m->bucket_ns / f >= FV_NBUCKETS)
+			f *= 2;
+		merge_buckets(m, f);
 		k = (ts - m->first_ts) / m->bucket_ns;
 	}
 	/* buckets left behind end with the counts as they are now */

@@ -20,6 +20,7 @@ void fv_stats_free(struct fv_stats *s)
 	free(s->drains);
 	free(s->migrations);
 	free(s->zones);
+	free(s->steal_cells);
 	free(s);
 }
 
@@ -71,16 +72,37 @@ static void count_drain(struct fv_stats *s, const struct fv_event *ev)
 	s->nr_drained_pages += ev->drain.total;
 }
 
+/* The table is sparse: remember which cells are used, for the rows. */
+static void count_steal(struct fv_stats *s, const struct fv_event *ev)
+{
+	uint64_t *cell = &s->steal_tab[clamp(ev->steal.alloc_mt, FV_MT_NR)]
+				      [clamp(ev->steal.block_mt, FV_MT_NR)]
+				      [ev->steal.claimed]
+				      [clamp(ev->steal.order, FV_STAT_ORDERS)]
+				      [clamp(ev->steal.fallback_order, FV_STAT_ORDERS)];
+
+	if (!*cell) {
+		if (s->nr_steal_cells == s->steal_cells_cap) {
+			size_t cap = s->steal_cells_cap ? s->steal_cells_cap * 2 : 64;
+			uint32_t *q = realloc(s->steal_cells, cap * sizeof(*q));
+
+			if (!q)
+				return;		/* not counted rather than lost */
+			s->steal_cells = q;
+			s->steal_cells_cap = cap;
+		}
+		s->steal_cells[s->nr_steal_cells++] =
+			cell - &s->steal_tab[0][0][0][0][0];
+	}
+	(*cell)++;
+}
+
 void fv_stats_apply(struct fv_stats *s, const struct fv_event *ev)
 {
 	switch (ev->kind) {
 	case FV_EV_STEAL:
 	case FV_EV_EXTFRAG:
-		s->steal_tab[clamp(ev->steal.alloc_mt, FV_MT_NR)]
-			    [clamp(ev->steal.block_mt, FV_MT_NR)]
-			    [ev->steal.claimed]
-			    [clamp(ev->steal.order, FV_STAT_ORDERS)]
-			    [clamp(ev->steal.fallback_order, FV_STAT_ORDERS)]++;
+		count_steal(s, ev);
 		s->nr_steals++;
 		s->nr_claimed += ev->steal.claimed;
 		s->nr_extfrag += ev->kind == FV_EV_EXTFRAG;
@@ -187,7 +209,15 @@ static int cmp_steal(const void *a, const void *b)
 
 	if (x->count != y->count)
 		return x->count > y->count ? -1 : 1;
-	return memcmp(x, y, offsetof(struct fv_steal_row, count));
+	if (x->alloc_mt != y->alloc_mt)
+		return x->alloc_mt - y->alloc_mt;
+	if (x->block_mt != y->block_mt)
+		return x->block_mt - y->block_mt;
+	if (x->claimed != y->claimed)
+		return x->claimed - y->claimed;
+	if (x->order != y->order)
+		return x->order - y->order;
+	return x->fallback_order - y->fallback_order;
 }
 
 static int cmp_flip(const void *a, const void *b)
@@ -196,7 +226,11 @@ static int cmp_flip(const void *a, const void *b)
 
 	if (x->count != y->count)
 		return x->count > y->count ? -1 : 1;
-	return memcmp(x, y, offsetof(struct fv_flip_row, count));
+	if (x->old_mt != y->old_mt)
+		return x->old_mt - y->old_mt;
+	if (x->new_mt != y->new_mt)
+		return x->new_mt - y->new_mt;
+	return x->reason - y->reason;
 }
 
 static int cmp_drain(const void *a, const void *b)
@@ -217,31 +251,23 @@ static int cmp_result(const void *a, const void *b)
 
 static void build_steal_rows(struct fv_stats *s)
 {
-	size_t n = 0;
+	const uint64_t *tab = &s->steal_tab[0][0][0][0][0];
+	size_t n = s->nr_steal_cells;
 
-	for (int pass = 0; pass < 2; pass++) {
-		n = 0;
-		for (int a = 0; a < FV_MT_NR; a++)
-		for (int b = 0; b < FV_MT_NR; b++)
-		for (int c = 0; c < 2; c++)
-		for (int o = 0; o < FV_STAT_ORDERS; o++)
-		for (int f = 0; f < FV_STAT_ORDERS; f++) {
-			uint64_t cnt = s->steal_tab[a][b][c][o][f];
+	s->steals = calloc(n + 1, sizeof(*s->steals));
+	if (!s->steals)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t c = s->steal_cells[i];
 
-			if (!cnt)
-				continue;
-			if (pass)
-				s->steals[n] = (struct fv_steal_row){
-					.alloc_mt = a, .block_mt = b,
-					.claimed = c, .order = o,
-					.fallback_order = f, .count = cnt };
-			n++;
-		}
-		if (!pass) {
-			s->steals = calloc(n + 1, sizeof(*s->steals));
-			if (!s->steals)
-				return;
-		}
+		s->steals[i] = (struct fv_steal_row){
+			.fallback_order = c % FV_STAT_ORDERS,
+			.order = c / FV_STAT_ORDERS % FV_STAT_ORDERS,
+			.claimed = c / (FV_STAT_ORDERS * FV_STAT_ORDERS) % 2,
+			.block_mt = c / (FV_STAT_ORDERS * FV_STAT_ORDERS * 2) % FV_MT_NR,
+			.alloc_mt = c / (FV_STAT_ORDERS * FV_STAT_ORDERS * 2 * FV_MT_NR),
+			.count = tab[c],
+		};
 	}
 	s->nr_steal_rows = n;
 	qsort(s->steals, n, sizeof(*s->steals), cmp_steal);

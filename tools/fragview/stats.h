@@ -76,6 +76,8 @@ struct fv_stats {
 	uint64_t nr_flips, nr_drains, nr_drained_pages;
 	uint64_t nr_migrate_ok, nr_migrate_fail;
 	uint64_t results_other;		/* results that did not fit the table */
+	uint32_t *steal_cells;		/* steal_tab cells in use, as flat indices */
+	size_t nr_steal_cells, steal_cells_cap;
 
 	/* rows, built by fv_stats_finish() (drains and results as they come) */
 	struct fv_steal_row *steals;

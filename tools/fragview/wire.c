@@ -7,6 +7,15 @@
 
 #define MAX_PAYLOAD (WIRE_BATCH * sizeof(struct fv_event))
 
+void wire_sanitize(struct fv_event *ev)
+{
+	uint8_t claimed;
+
+	memcpy(&claimed, &ev->steal.claimed, 1);
+	claimed = claimed != 0;
+	memcpy(&ev->steal.claimed, &claimed, 1);
+}
+
 static ssize_t bad(char *err, size_t errlen, const char *what)
 {
 	snprintf(err, errlen, "reader stream corrupt: %s", what);
@@ -44,6 +53,7 @@ static int one_message(const struct wire_hdr *h, const uint8_t *p,
 			return bad(err, errlen, "partial event");
 		for (size_t off = 0; off < h->len; off += sizeof(ev)) {
 			memcpy(&ev, p + off, sizeof(ev));
+			wire_sanitize(&ev);
 			if (ev.kind >= FV_EV_NR)
 				return bad(err, errlen, "unknown event kind");
 			if (s->event && s->event(&ev, s->ctx)) {

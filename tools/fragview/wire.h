@@ -60,6 +60,12 @@ struct wire_state {
 };
 
 /*
+ * Makes a record copied from untrusted bytes safe to use: the only field
+ * with invalid representations is the bool (anything but 0 or 1).
+ */
+void wire_sanitize(struct fv_event *ev);
+
+/*
  * Decodes the complete messages in buf[0..len).  Returns the number of
  * bytes consumed (a partial message at the end is left for the next
  * call), or -1 with a one-line reason in err on a malformed stream or

@@ -201,3 +201,10 @@ done
 
 # ---- damaged copies of a capture: never a crash, never a hang
 python3 "$here/mutate.py" "$fv" mob.dat 200 | tail -1
+
+# ---- man pages render without groff warnings
+for m in "$here"/../Documentation/*.1; do
+	MANWIDTH=80 man --warnings -l "$m" >/dev/null 2>err.txt
+	[ $? = 0 ] && [ ! -s err.txt ] && ok "man page $(basename "$m")" ||
+		nok "man page $(basename "$m")" "$(head -3 err.txt)"
+done

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fuzz_trace.c - libFuzzer target for the code that handles untrusted
+ * bytes on fragview's side of the reader child.
+ *
+ * libtracecmd itself is not fuzzed here: it does crash on some inputs,
+ * which is why it runs in a child (see tests/mutate.py for that side).
+ * Everything a finding here points at is ours: the first input byte
+ * picks the entry point, the rest is its input:
+ *   0: a debugfs pageblock dump (dump.c), then model, stats, check;
+ *   1: the reader child's byte stream (wire.c) into model and stats;
+ *   2: raw fv_event records straight into the model and stats.
+ * The model is then replayed at several times and the stats rendered
+ * (input byte 0 / 3 picks txt, csv or json).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../dump.h"
+#include "../model.h"
+#include "../render.h"
+#include "../stats.h"
+#include "../wire.h"
+
+struct sinkctx {
+	struct fv_model *m;
+	struct fv_stats *s;
+};
+
+static int on_event(const struct fv_event *ev, void *ctx)
+{
+	struct sinkctx *c = ctx;
+
+	if (fv_model_apply(c->m, ev))
+		return -1;
+	fv_stats_apply(c->s, ev);
+	return 0;
+}
+
+static FILE *devnull;
+
+static void exercise(struct fv_model *m, struct fv_stats *s, unsigned int which)
+{
+	struct fv_mismatch *mm;
+	struct fv_check chk;
+	uint8_t *mt;
+	uint64_t count[FV_MT_NR];
+
+	fv_model_finish(m);
+	fv_stats_finish(s, m);
+	mt = malloc(m->nr_blocks + 1);
+	mm = malloc((m->nr_blocks + 1) * sizeof(*mm));
+	fv_model_types_at(m, 0, mt);
+	fv_model_types_at(m, m->first_ts + (m->last_ts - m->first_ts) / 2, mt);
+	fv_model_types_at(m, UINT64_MAX, mt);
+	for (size_t i = 0; i < m->nr_blocks; i++) {
+		const struct fv_hist_rec *a, *b;
+		size_t na, nb;
+
+		if (mt[i] != m->blocks[i].mt)
+			abort();	/* the final replay must be the final state */
+		if (fv_model_find_block(m, m->blocks[i].pfn) != (long)i)
+			abort();
+		fv_model_block_hist(m, i, &a, &na, &b, &nb);
+	}
+	fv_model_check(m, &chk, mm);
+	if (chk.nr_mismatches > chk.nr_compared)
+		abort();
+	fv_model_count_types(m, true, count);
+	fv_model_count_types(m, false, count);
+	/* one renderer per input keeps the executions fast */
+	if (which == 0)
+		render_stats_txt(devnull, m, s);
+	else if (which == 1)
+		render_stats_csv(devnull, m, s);
+	else
+		render_stats_json(devnull, m, s);
+	free(mt);
+	free(mm);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct fv_model m;
+	struct fv_stats *s;
+	struct sinkctx ctx;
+
+	if (!size)
+		return 0;
+	if (!devnull)
+		devnull = fopen("/dev/null", "w");
+	fv_model_init(&m);
+	s = fv_stats_new();
+	ctx = (struct sinkctx){ &m, s };
+
+	switch (data[0] % 3) {
+	case 0: {
+		FILE *f = fmemopen((void *)(data + 1), size - 1 ? size - 1 : 1, "r");
+		struct fv_dump d;
+		char err[256];
+
+		if (size > 1 && f && !fv_dump_parse(f, "fuzz", &d, err, sizeof(err))) {
+			m.pageblock_order = d.pageblock_order;
+			for (size_t i = 0; i < d.nr; i++)
+				on_event(&d.ev[i], &ctx);
+			fv_dump_free(&d);
+		}
+		if (f)
+			fclose(f);
+		break;
+	}
+	case 1: {
+		struct wire_sink sink = { .event = on_event, .ctx = &ctx };
+		struct wire_state st = { 0 };
+		char err[WIRE_MAX_TEXT];
+
+		wire_decode(data + 1, size - 1, &sink, &st, err, sizeof(err));
+		break;
+	}
+	case 2:
+		for (size_t off = 1; off + sizeof(struct fv_event) <= size;
+		     off += sizeof(struct fv_event)) {
+			struct fv_event ev;
+
+			memcpy(&ev, data + off, sizeof(ev));
+			wire_sanitize(&ev);
+			on_event(&ev, &ctx);
+		}
+		break;
+	}
+	exercise(&m, s, data[0] / 3 % 3);
+	fv_stats_free(s);
+	fv_model_free(&m);
+	return 0;
+}
