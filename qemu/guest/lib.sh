@@ -82,8 +82,11 @@ fv_snapshot() {
 fv_record_start() {
 	fv_state start
 	events=$(fv_events)
-	# 2 MiB per cpu: trace-cmd drains continuously, this only absorbs bursts
-	trace-cmd record -b 2048 $events "$@" -o "$OUT/trace.dat" \
+	# 2 MiB per cpu: trace-cmd drains continuously, this only absorbs bursts.
+	# The global clock orders events across CPUs as zone->lock does, which
+	# the replay of flips against snapshots relies on (the default local
+	# clock is per CPU).
+	trace-cmd record -C global -b 2048 $events "$@" -o "$OUT/trace.dat" \
 		> "$OUT/trace-cmd.log" 2>&1 &
 	FV_RECORDER=$!
 	first=$(echo "$events" | head -n 1 | sed 's/^-e //; s|:|/|')
@@ -105,11 +108,13 @@ fv_record_start() {
 
 fv_record_stop() {
 	[ -n "$FV_RECORDER" ] || return 1
+	# the end dump is read while still recording, so every flip before it
+	# is in the capture: baseline + flips must give exactly this map
+	fv_state end
 	fv_snapshot
 	kill -INT "$FV_RECORDER"
 	wait "$FV_RECORDER"
 	rc=$?
-	fv_state end
 	if [ $rc != 0 ]; then
 		fv_fail "trace-cmd exited with $rc"
 		cat "$OUT/trace-cmd.log" >&2
