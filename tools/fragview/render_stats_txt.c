@@ -20,8 +20,13 @@ static void pct(FILE *out, uint64_t part, uint64_t whole)
 			part * 1000 / whole % 10);
 }
 
+#define STEAL_DETAIL_ROWS 12
+
 static void steals(FILE *out, const struct fv_stats *s)
 {
+	uint64_t pair[FV_MT_NR][FV_MT_NR][2] = { { { 0 } } };
+	size_t shown = 0;
+
 	fprintf(out, "Steals (fallback allocations): %" PRIu64 ", claimed the block: %" PRIu64,
 		s->nr_steals, s->nr_claimed);
 	pct(out, s->nr_claimed, s->nr_steals);
@@ -31,16 +36,33 @@ static void steals(FILE *out, const struct fv_stats *s)
 			s->nr_extfrag);
 	if (!s->nr_steal_rows)
 		return;
-	fprintf(out, "  %-12s %-12s %-7s %5s %8s %10s\n", "allocation", "from block",
-		"claimed", "order", "fallback", "count");
 	for (size_t i = 0; i < s->nr_steal_rows; i++) {
 		const struct fv_steal_row *r = &s->steals[i];
+
+		pair[r->alloc_mt % FV_MT_NR][r->block_mt % FV_MT_NR][r->claimed] += r->count;
+	}
+	fprintf(out, "  %-12s %-12s %10s %10s\n", "allocation", "from block",
+		"steals", "claimed");
+	for (int a = 0; a < FV_MT_NR; a++)
+		for (int b = 0; b < FV_MT_NR; b++)
+			if (pair[a][b][0] + pair[a][b][1])
+				fprintf(out, "  %-12s %-12s %10" PRIu64 " %10" PRIu64 "\n",
+					fv_mt_name(a), fv_mt_name(b),
+					pair[a][b][0] + pair[a][b][1], pair[a][b][1]);
+	fprintf(out, "  most frequent by order:\n");
+	fprintf(out, "  %-12s %-12s %-7s %5s %8s %10s\n", "allocation", "from block",
+		"claimed", "order", "fallback", "count");
+	for (; shown < s->nr_steal_rows && shown < STEAL_DETAIL_ROWS; shown++) {
+		const struct fv_steal_row *r = &s->steals[shown];
 
 		fprintf(out, "  %-12s %-12s %-7s %5u %8u %10" PRIu64 "\n",
 			fv_mt_name(r->alloc_mt), fv_mt_name(r->block_mt),
 			r->claimed ? "yes" : "no", r->order, r->fallback_order,
 			r->count);
 	}
+	if (shown < s->nr_steal_rows)
+		fprintf(out, "  ... %zu more rows (--format csv or json has them all)\n",
+			s->nr_steal_rows - shown);
 }
 
 static void flips(FILE *out, const struct fv_stats *s)

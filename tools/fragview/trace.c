@@ -528,6 +528,24 @@ static void quiet_child(void)
 #endif
 }
 
+/*
+ * FRAGVIEW_TEST_READER=crash|hang makes the child misbehave the way
+ * libtracecmd does on some corrupt files, so the tests can check that
+ * the parent copes without needing such a file.
+ */
+static void test_hook(void)
+{
+	const char *what = getenv("FRAGVIEW_TEST_READER");
+
+	if (!what)
+		return;
+	if (!strcmp(what, "crash"))
+		raise(SIGSEGV);
+	if (!strcmp(what, "hang"))
+		for (;;)
+			pause();
+}
+
 static void __attribute__((noreturn)) child_main(const char *path, int fd)
 {
 	static struct reader r;
@@ -536,6 +554,7 @@ static void __attribute__((noreturn)) child_main(const char *path, int fd)
 
 	quiet_child();
 	r.fd = fd;
+	test_hook();
 	handle = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS |
 				     TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
 	if (!handle) {

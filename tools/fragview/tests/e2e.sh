@@ -208,3 +208,17 @@ for m in "$here"/../Documentation/*.1; do
 	[ $? = 0 ] && [ ! -s err.txt ] && ok "man page $(basename "$m")" ||
 		nok "man page $(basename "$m")" "$(head -3 err.txt)"
 done
+
+# ---- the reader child dying or hanging is one line, not our crash
+# (under ASan the child's SIGSEGV becomes ASan's report and exit status 1)
+crash="fragview: mob.dat: corrupt or truncated capture (reader crashed: SIGSEGV)"
+case $fv in *asan*) crash="fragview: mob.dat: corrupt or truncated capture (reader failed)";; esac
+FRAGVIEW_TEST_READER=crash "$fv" stats mob.dat >/dev/null 2>err.txt
+[ $? = 1 ] && [ "$(cat err.txt)" = "$crash" ] &&
+	ok "reader crash reported" || nok "reader crash" "$(cat err.txt)"
+start=$(date +%s)
+FRAGVIEW_TEST_READER=hang FRAGVIEW_READ_TIMEOUT=2 "$fv" map mob.dat >/dev/null 2>err.txt
+rc=$?
+[ $rc = 1 ] && [ $(($(date +%s) - start)) -lt 10 ] &&
+	[ "$(cat err.txt)" = "fragview: mob.dat: corrupt capture? the reader made no progress for 2 s" ] &&
+	ok "reader hang stopped by the timeout" || nok "reader hang" "status $rc: $(cat err.txt)"
