@@ -236,57 +236,88 @@ function touched(i) {
 		(marks.fail && D.mfail[i] > 0) ||
 		(marks.check && checkWant[i] >= 0);
 }
-function paintCell(i) {
-	const [x, y] = cellXY(i);
-	const s = L.s;
-	ctx.fillStyle = marks.dim && !touched(i) ? DIM[mt[i]] : PAL[mt[i]];
-	ctx.fillRect(x, y, s, s);
+/*
+ * Paints the cells in list (block indices) in passes, one fill style per
+ * pass: canvas state changes and path fills per cell would dominate a
+ * slider move that repaints thousands of cells.  Layers, bottom up: the
+ * type colour, steal corner square (top right), replay check corner
+ * (bottom left), flip square (centre), migration bar (bottom),
+ * selection ring.
+ * The left edge at a third of the height stays the plain type colour:
+ * cellType() reads it there.
+ */
+function paintCells(list) {
+	const s = L.s, n = list.length;
+	const xs = new Float64Array(n), ys = new Float64Array(n);
+	const byColour = new Map();
+	for (let k = 0; k < n; k++) {
+		const i = list[k];
+		const [x, y] = cellXY(i);
+		xs[k] = x;
+		ys[k] = y;
+		const c = marks.dim && !touched(i) ? DIM[mt[i]] : PAL[mt[i]];
+		let l = byColour.get(c);
+		if (!l)
+			byColour.set(c, l = []);
+		l.push(k);
+	}
+	for (const [c, l] of byColour) {
+		ctx.fillStyle = c;
+		for (const k of l)
+			ctx.fillRect(xs[k], ys[k], s, s);
+	}
 	if (s >= 5) {
-		if (marks.steal && D.steals[i] > 0) {
-			const t = Math.ceil(s / 2);
-			ctx.fillStyle = "#111";
-			ctx.beginPath();
-			ctx.moveTo(x + s - t, y);
-			ctx.lineTo(x + s, y);
-			ctx.lineTo(x + s, y + t);
-			ctx.fill();
-		}
-		if (marks.flip && flipsSoFar[i] > 0) {
-			const w = Math.max(2, Math.round(s * 0.4));
+		/* corner squares: fillRect is far cheaper than paths or images */
+		const q = Math.max(2, Math.round(s * 0.28));
+		const corner = (colour, want, dx, dy) => {
+			ctx.fillStyle = colour;
+			for (let k = 0; k < n; k++)
+				if (want(list[k]))
+					ctx.fillRect(xs[k] + dx, ys[k] + dy, q, q);
+		};
+		if (marks.steal)
+			corner("#111", (i) => D.steals[i] > 0, s - q, 0);
+		if (marks.check)
+			corner("#d00000", (i) => checkWant[i] >= 0, 0, s - q);
+		if (marks.flip) {
+			const w = Math.max(2, Math.round(s * 0.34));
 			const o = Math.floor((s - w) / 2) + 1;
+			const flipped = [];
+			for (let k = 0; k < n; k++)
+				if (flipsSoFar[list[k]] > 0)
+					flipped.push(k);
 			ctx.fillStyle = "#111";
-			ctx.fillRect(x + o, y + o, w, w);
+			for (const k of flipped)
+				ctx.fillRect(xs[k] + o, ys[k] + o, w, w);
 			if (w >= 4) {
 				ctx.fillStyle = "#fff";
-				ctx.fillRect(x + o + 1, y + o + 1, w - 2, w - 2);
+				for (const k of flipped)
+					ctx.fillRect(xs[k] + o + 1, ys[k] + o + 1, w - 2, w - 2);
 			}
 		}
-		if (marks.check && checkWant[i] >= 0) {
-			const t = Math.ceil(s / 2);
-			ctx.fillStyle = "#d00000";
-			ctx.beginPath();
-			ctx.moveTo(x, y + s - t);
-			ctx.lineTo(x, y + s);
-			ctx.lineTo(x + t, y + s);
-			ctx.fill();
-		}
 		const bar = Math.max(1, Math.round(s / 5));
-		if (marks.fail && D.mfail[i] > 0) {
-			ctx.fillStyle = "#c0001e";
-			ctx.fillRect(x + 1, y + s - bar, s - 1, bar);
-		} else if (marks.mig && D.mok[i] + D.mfail[i] > 0) {
-			ctx.fillStyle = "#1f3b73";
-			ctx.fillRect(x + 1, y + s - bar, s - 1, bar);
-		}
+		const bars = (colour, want) => {
+			ctx.fillStyle = colour;
+			for (let k = 0; k < n; k++)
+				if (want(list[k]))
+					ctx.fillRect(xs[k] + 1, ys[k] + s - bar, s - 1, bar);
+		};
+		if (marks.mig)
+			bars("#1f3b73", (i) => D.mok[i] + D.mfail[i] > 0 &&
+				!(marks.fail && D.mfail[i] > 0));
+		if (marks.fail)
+			bars("#c0001e", (i) => D.mfail[i] > 0);
 	}
-	if (i === selected) {
+	if (selected >= 0 && list.includes(selected)) {
 		/* inside the cell, so repainting a neighbour cannot erase it */
+		const [x, y] = cellXY(selected);
 		ctx.strokeStyle = "#0b3bff";
 		ctx.lineWidth = Math.max(1, Math.min(3, Math.floor(s / 3)));
 		const o = ctx.lineWidth / 2;
 		ctx.strokeRect(x + o, y + o, s - 2 * o, s - 2 * o);
 	}
 }
+const paintCell = (i) => paintCells([i]);
 function paintFrame() {
 	ctx.fillStyle = "#ffffff";
 	ctx.fillRect(0, 0, L.w, L.h);
@@ -308,11 +339,12 @@ function paintFrame() {
 function paint() {
 	if (repaintAll) {
 		paintFrame();
+		const all = new Array(N);
 		for (let i = 0; i < N; i++)
-			paintCell(i);
-	} else {
-		for (const i of dirtyList)
-			paintCell(i);
+			all[i] = i;
+		paintCells(all);
+	} else if (dirtyList.length) {
+		paintCells(dirtyList);
 	}
 	for (const i of dirtyList)
 		dirty[i] = 0;
