@@ -72,16 +72,6 @@ static int split(char *s, char **tok)
 	return n;
 }
 
-static int end_zone(struct parser *p)
-{
-	if (p->have_zone && p->seen != p->nr_blocks)
-		return fail(p, "zone %s of node %d: header says %llu blocks, found %llu",
-			    fv_zone_name(p->zone), p->nid,
-			    (unsigned long long)p->nr_blocks,
-			    (unsigned long long)p->seen);
-	return 0;
-}
-
 static int zone_header(struct parser *p, struct fv_dump *d, char **tok, int n)
 {
 	uint64_t nid, start, nr, order;
@@ -102,8 +92,6 @@ static int zone_header(struct parser *p, struct fv_dump *d, char **tok, int n)
 	if (d->pageblock_order && d->pageblock_order != order)
 		return fail(p, "pageblock_order %llu differs from %u above",
 			    (unsigned long long)order, d->pageblock_order);
-	if (end_zone(p))
-		return -1;
 	d->pageblock_order = order;
 	p->have_zone = true;
 	p->nid = nid;
@@ -125,16 +113,23 @@ static int block_line(struct parser *p, struct fv_dump *d, char **tok, int n)
 		return fail(p, "block line before any 'node N zone NAME ...' header");
 	if (n != 4)
 		return fail(p, "expected 'PFN TYPE FREE_PAGES LARGEST_ORDER'");
+	/* holes and offline memory are left out: at most nr_blocks lines */
+	if (p->seen == p->nr_blocks)
+		return fail(p, "zone %s of node %d has more blocks than the %llu of its header",
+			    fv_zone_name(p->zone), p->nid,
+			    (unsigned long long)p->nr_blocks);
 	if (!parse_u64(tok[0], &pfn))
 		return fail(p, "bad pfn '%s'", tok[0]);
 	if (pfn & ((1ULL << d->pageblock_order) - 1))
 		return fail(p, "pfn %s is not pageblock aligned", tok[0]);
-	if (pfn < p->start_pfn)
+	/* start_pfn need not be aligned: its block starts below it */
+	if (pfn < (p->start_pfn & ~((1ULL << d->pageblock_order) - 1)))
 		return fail(p, "pfn %s below the zone's start_pfn", tok[0]);
 	if (p->seen && pfn <= p->last_pfn)
 		return fail(p, "pfn %s not above the previous block's", tok[0]);
 	mt = fv_mt_parse(tok[1]);
-	if (mt == FV_MT_UNKNOWN)
+	/* the kernel prints "Unknown" for a value outside its table */
+	if (mt == FV_MT_UNKNOWN && strcmp(tok[1], "Unknown"))
 		return fail(p, "unknown migratetype '%s'", tok[1]);
 	if (!parse_u64(tok[2], &free_pages) ||
 	    free_pages > (1ULL << d->pageblock_order))
@@ -207,9 +202,6 @@ int fv_dump_parse(FILE *f, const char *name, struct fv_dump *d,
 			 name);
 		ret = -1;
 	}
-	p.line++;
-	if (!ret)
-		ret = end_zone(&p);
 	free(line);
 	if (ret)
 		fv_dump_free(d);

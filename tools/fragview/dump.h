@@ -8,7 +8,9 @@
  *
  * Each block line becomes one FV_EV_STATE event (ts 0, seq 1), so a dump
  * is a one-snapshot capture for the model.  Blank lines and lines
- * starting with '#' are ignored.
+ * starting with '#' are ignored.  As the kernel writes it, start_pfn
+ * need not be block aligned and a zone lists at most nr_blocks blocks
+ * (holes and offline memory are left out).
  */
 #ifndef FRAGVIEW_DUMP_H
 #define FRAGVIEW_DUMP_H

@@ -16,7 +16,7 @@ static int parse(const char *text, struct fv_dump *d, char *err, size_t len)
 
 static const char good[] =
 	"# a comment\n"
-	"node 0 zone DMA32 start_pfn 0x1000 nr_blocks 2 pageblock_order 9\n"
+	"node 0 zone DMA32 start_pfn 0x1001 nr_blocks 3 pageblock_order 9\n"
 	"0x1000 Movable 512 9\n"
 	"\n"
 	"0x1200 HighAtomic 3 1\n"
@@ -63,9 +63,12 @@ static const struct {
 	  "0x1000 Movable -3 1\n", "t.dump:2: bad free page count '-3'" },
 	{ "node 0 zone Highmem start_pfn 0 nr_blocks 1 pageblock_order 9\n",
 	  "t.dump:1: unknown zone 'Highmem'" },
-	{ "node 0 zone Normal start_pfn 0 nr_blocks 2 pageblock_order 9\n"
-	  "0x1000 Movable 1 0\n",
-	  "t.dump:3: zone Normal of node 0: header says 2 blocks, found 1" },
+	{ "node 0 zone Normal start_pfn 0 nr_blocks 1 pageblock_order 9\n"
+	  "0x1000 Movable 1 0\n0x1200 Movable 1 0\n",
+	  "t.dump:3: zone Normal of node 0 has more blocks than the 1 of its header" },
+	{ "node 0 zone Normal start_pfn 0x201 nr_blocks 2 pageblock_order 9\n"
+	  "0x0 Movable 1 0\n",
+	  "t.dump:2: pfn 0x0 below the zone's start_pfn" },
 	{ "node 0 zone Normal start_pfn 0 nr_blocks 2 pageblock_order 9\n"
 	  "0x1200 Movable 1 0\n0x1000 Movable 1 0\n",
 	  "t.dump:3: pfn 0x1000 not above the previous block's" },
