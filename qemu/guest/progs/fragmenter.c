@@ -33,8 +33,6 @@
 #define PAGE_SIZE 4096UL
 #define PIPE_FILL (64 * 1024)	/* default pipe capacity: 16 pages */
 
-static unsigned long meminfo_kib(const char *field);
-
 struct options {
 	long ballast_mib;		/* -1: MemFree - anon - spare */
 	unsigned long spare_mib;
@@ -47,17 +45,38 @@ struct options {
 	const char *dir;
 	const char *ready_file;
 	int hold;
-	long floor_mib;		/* stop making pipes/files below this */
+	long floor_mib;		/* MiB above the low watermarks */
 };
 
 /*
- * Pipes and files are made until MemFree falls to the floor: the kernel
+ * Pipes and files are made until free memory falls to the floor: the kernel
  * boosts watermarks after fragmenting fallbacks and keeps pages on per-cpu
  * lists, so a fixed budget either OOMs or leaves large blocks unused.
+ * Pipe buffers cannot come from ZONE_MOVABLE (movablecore=), so only the
+ * other zones count.
  */
 static int above_floor(const struct options *o)
 {
-	return (long)(meminfo_kib("MemFree") / 1024) > o->floor_mib;
+	char line[256], zone[32] = "";
+	unsigned long free_pages = 0, low_pages = 0, v;
+	FILE *f = fopen("/proc/zoneinfo", "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "Node %*d, zone %31s", zone) == 1)
+			continue;
+		if (!strcmp(zone, "Movable"))
+			continue;
+		if (sscanf(line, " pages free %lu", &v) == 1)
+			free_pages += v;
+		else if (sscanf(line, " low %lu", &v) == 1)
+			low_pages += v;
+	}
+	fclose(f);
+	return free_pages > low_pages &&
+	       (long)((free_pages - low_pages) * PAGE_SIZE >> 20) >
+	       o->floor_mib;
 }
 
 static volatile sig_atomic_t stop_holding;
@@ -262,7 +281,7 @@ int main(int argc, char **argv)
 	if (optind != argc || !o.chunk_kib || o.chunk_kib % 4 || !o.rounds ||
 	    !o.anon_mib || o.interleave < 2)
 		usage(argv[0]);
-	o.floor_mib = low_watermarks_mib() + 24;
+	o.floor_mib = 24;
 	if (o.ballast_mib < 0) {
 		long free_mib = meminfo_kib("MemFree") / 1024 -
 				low_watermarks_mib();
@@ -332,8 +351,9 @@ int main(int argc, char **argv)
 		for (i = 0; i < nchunks; i += o.interleave)
 			madvise(anon + i * chunk, chunk, MADV_DONTNEED);
 
-		npipes = open_pipes(&o, pp);
+		/* files first: the pipes then take what is left to the floor */
 		nfiles = make_files(&o, round);
+		npipes = open_pipes(&o, pp);
 
 		madvise(anon, len, MADV_DONTNEED);
 		for (i = 0; i < npipes; i += 2)
