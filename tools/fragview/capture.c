@@ -58,7 +58,7 @@ int load_capture(const char *path, struct fv_model *m, struct fv_stats *s,
 			     path);
 			return -1;
 		}
-		warn("%s: stock-kernel capture: steals lack zone and claim details, no flips, drains or per-page migrations; map and check need the patched kernel",
+		warn("%s: stock-kernel capture: steals have no zone or node ('claimed' is change_ownership), no flips, drains or per-page migrations; map and check need the patched kernel",
 		     path);
 		return 0;
 	}

@@ -90,7 +90,7 @@ grep -q "^Pageblock flips: $(fact mob.json 'f["flips"]')$" out.txt &&
 
 # ---- stock kernel: stats work, map explains
 expect "stats on a stock capture" 0 \
-	"fragview: stock.dat: stock-kernel capture: steals lack zone and claim details, no flips, drains or per-page migrations; map and check need the patched kernel" \
+	"fragview: stock.dat: stock-kernel capture: steals have no zone or node ('claimed' is change_ownership), no flips, drains or per-page migrations; map and check need the patched kernel" \
 	-- "$fv" stats stock.dat --format json -o st.json
 [ "$(jget st.json "d['steals']['total']")" = "$(fact stock.json 'f["steals"]')" ] &&
 	[ "$(jget st.json "d['migrations']['ok']")" = "$(fact stock.json 'f["migrate_ok"]')" ] &&
@@ -111,6 +111,16 @@ cp out.txt at0.txt
 expect "map --at near the end" 0 "" -- "$fv" map mob.dat --at +0.02 --format txt
 ! cmp -s at0.txt out.txt && ok "map --at: baseline differs from the end" ||
 	nok "map --at made no difference"
+# the replay at the end of each snapshot is that snapshot, block by block
+n=$(fact mob.json 'len(f["snapshots_at"])')
+for i in $(seq 0 $((n - 1))); do
+	at=$(fact mob.json "f['snapshots_at'][$i]['at']")
+	want=$(fact mob.json "f['snapshots_at'][$i]['letters']")
+	got=$("$fv" map mob.dat --at "$at" --format txt 2>/dev/null |
+	      sed -n 's/^  0x[0-9a-f]* //p' | tr -d ' \n' | tr a-z A-Z)
+	[ "$got" = "$want" ] && ok "map --at $at equals snapshot $((i + 1))" ||
+		nok "map --at $at" "got  $got" "want $want"
+done
 expect "map --zone 0/DMA32" 0 "" -- "$fv" map mob.dat --zone 0/DMA32 --format txt
 echo good > keep.txt
 expect "map -o keeps a good file when the run fails" 1 \

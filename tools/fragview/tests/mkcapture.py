@@ -215,6 +215,7 @@ def ring_pages(events, out):
 
 
 MT_NUM = {n: i for i, n in enumerate(MT_NAMES)}
+ZONE_ORDER = {"DMA": 0, "DMA32": 1, "Normal": 2, "Movable": 3}  # fragview's
 ZONE_NUM = {n: v for v, n in ZONE_NAMES.items()}
 
 
@@ -253,8 +254,13 @@ def gen_mobility(n_events, seed=1, lose_flip=False, snapshots=3):
     ts = 5_000_000_000
     lost = None
 
+    facts["snapshots_at"] = []
+
     def snapshot(seq):
         nonlocal ts
+        # the map the replay must give at the end of this snapshot
+        order = sorted(sim.blocks, key=lambda b: (ZONE_ORDER[b[1]], b[0]))
+        letters = "".join(sim.mt[p][0] for p, _ in order)
         for pfn, zone in sim.blocks:
             ts += 1000
             free = sim.free[pfn]
@@ -262,6 +268,8 @@ def gen_mobility(n_events, seed=1, lose_flip=False, snapshots=3):
                 "pageblock_state", pfn=pfn, seq=seq, free_pages=free,
                 nid=0, zone=ZONE_NUM[zone], mt=MT_NUM[sim.mt[pfn]],
                 largest_order=sim.largest(free))))
+        facts["snapshots_at"].append({"at": "%d.%09d" % divmod(ts, 10**9),
+                                      "letters": letters})
 
     per_phase = max(1, n_events // max(1, snapshots - 1))
     snapshot(1)
