@@ -61,14 +61,16 @@ want() { [[ " ${parts[*]} " == *" $1 "* ]]; }
 # Sizes of the runs; --quick is for trying the script, not for results.
 BOOT_PAIRS=6		# U P U P ...
 REPS_PER_BOOT=5		# x6 boots = 30 alternating runs per flavour/mode
-ROUNDS_1X=2		# bench-bigtrace rounds for the 1x capture
-ROUNDS_10X=20
-SNAPSHOTS=400		# per round: 1024 pageblock_state events each (2 GiB)
+ICOUNT_PAIRS=2		# instruction-count runs: deterministic, 2 are plenty
+ROUNDS_1X=1		# bench-bigtrace rounds for the 1x capture
+ROUNDS_10X=10
+SNAPSHOTS=100		# per round: 1024 pageblock_state events each (2 GiB)
 BIG_MIB=64		# fragmenter anon MiB per round
 TOOL_REPS=3
 MAP_REPS=5
 if [ $quick = 1 ]; then
-	BOOT_PAIRS=1 REPS_PER_BOOT=2 ROUNDS_1X=1 ROUNDS_10X=2 TOOL_REPS=1
+	BOOT_PAIRS=1 ICOUNT_PAIRS=1 REPS_PER_BOOT=2 ROUNDS_1X=1 ROUNDS_10X=2
+	TOOL_REPS=1
 	SNAPSHOTS=20
 	MAP_REPS=2
 fi
@@ -145,6 +147,28 @@ if want size; then
 	done
 fi
 
+# icount_guest NAME KERNEL REPS: the overhead scenario under TCG with
+# -icount shift=0: the guest clock advances one ns per guest instruction,
+# so "ns" become instruction counts that host load cannot disturb.
+# run-guest.sh has no way to pass QEMU options, hence the direct call;
+# results come back on the serial console (no disk needed).
+icount_guest() {
+	local name=$1 kernel=$2 reps=$3 dir=$OUTDIR/$1
+	local cmdline="console=ttyS0 panic=-1 loglevel=4 fv.mode=scenario fv.scenario=bench-overhead fv.bench.reps=$reps"
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	local q=(qemu-system-x86_64 -accel tcg -cpu max -icount shift=0,sleep=off
+		-smp 1 -m 1024M -kernel "$kernel" -initrd "$INITRD"
+		-append "$cmdline" -nographic -no-reboot
+		-serial "file:$dir/console.log" -monitor none)
+	record_cmd "${q[*]}"
+	timeout 900 "${q[@]}" < /dev/null > "$dir/qemu.log" 2>&1 ||
+		die "icount guest $name failed; see $dir/console.log"
+	grep -q '^bench: done' "$dir/console.log" ||
+		die "icount guest $name did not finish; see $dir/console.log"
+	tr -d '\r' < "$dir/console.log" > "$dir/log"
+}
+
 # --- 1b. tracepoint overhead ---------------------------------------------
 if want overhead; then
 	say "overhead: $BOOT_PAIRS x (unpatched boot, patched boot), $REPS_PER_BOOT alternating reps each (load $(load))"
@@ -166,6 +190,19 @@ if want overhead; then
 			awk -v fl="$fl" -v b="$b" '$1 == "result" {
 				print "overhead\t" $2 "\t" fl "-" $3 "\t" b "\t" $4 "\t" $5 "\t" ($6 == "events" ? $7 : "") }' \
 				"$log" >> "$DATA"
+		done
+	done
+	say "overhead under -icount: $ICOUNT_PAIRS x (unpatched, patched)"
+	for b in $(seq 1 "$ICOUNT_PAIRS"); do
+		for fl in unpatched patched; do
+			k=$KU
+			[ $fl = patched ] && k=$KP
+			[ -n "$k" ] || continue
+			say "icount boot $b $fl"
+			icount_guest "icount-$fl-$b" "$k" "$REPS_PER_BOOT"
+			awk -v fl="$fl" -v b="$b" '$1 == "result" {
+				print "icount\t" $2 "\t" fl "-" $3 "\t" b "\t" $4 "\t" $5 "\t" ($6 == "events" ? $7 : "") }' \
+				"$OUTDIR/icount-$fl-$b/log" >> "$DATA"
 		done
 	done
 fi

@@ -22,6 +22,9 @@ else
 	echo "bench: NO mobility events in this kernel (unpatched): events-on not measured"
 fi
 echo 0 > "$T/tracing_on"
+# faultloop unmaps 64 MiB at a time: more than a per-cpu list holds
+# (high is printed), so frees trim the list: pcp_drain free_high events
+echo "bench: pcp high $(grep -E '^ +high:' /proc/zoneinfo | awk '{ printf "%s ", $2 }')"
 echo 1024 > "$T/buffer_size_kb"
 
 # events written to the ring buffer since the last clear, all cpus
@@ -43,7 +46,7 @@ set_mode() {
 
 run_one() {	# MODE REP
 	set_mode "$1"
-	f=$(faultloop -s 4096 -n 20)
+	f=$(faultloop -s 65536 -n 1)
 	p=$(bench-pipeloop -n 800)
 	ev=
 	[ "$1" = on ] && ev=" events $(ring_events)"
@@ -53,7 +56,7 @@ run_one() {	# MODE REP
 }
 
 # warm-up: page tables, slab caches, pcp lists
-faultloop -s 4096 -n 20 > /dev/null
+faultloop -s 65536 -n 1 > /dev/null
 bench-pipeloop -n 500 > /dev/null
 i=1
 while [ $i -le "$reps" ]; do
