@@ -21,7 +21,7 @@ DISK_SIZE=512M
 die() { echo "run-guest: error: $*" >&2; exit 1; }
 say() { echo "==> $*" >&2; }
 usage() {
-	sed -n '5,9p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+	sed -n '7,9p' "${BASH_SOURCE[0]}" | sed '1s/^#  */usage: /; 2,$s/^#//' >&2
 	exit 2
 }
 
@@ -107,7 +107,10 @@ console=$out/console.log
 half=$(( (cpus + 1) / 2 ))
 node1=(-numa node,nodeid=1,memdev=mem1)
 [ "$cpus" -lt 2 ] || node1=(-numa node,nodeid=1,memdev=mem1,cpus=$half-$((cpus - 1)))
-qemu=(qemu-system-x86_64 "${accel[@]}" -smp "$cpus" -m "${mem_mib}M"
+# one socket per vCPU: vCPUs of one socket on two nodes make the kernel
+# WARN in topology_sane()
+qemu=(qemu-system-x86_64 "${accel[@]}" -smp "$cpus,sockets=$cpus,cores=1,threads=1"
+	-m "${mem_mib}M"
 	-object memory-backend-ram,id=mem0,size=${node_mib}M
 	-object memory-backend-ram,id=mem1,size=${node_mib}M
 	-numa node,nodeid=0,memdev=mem0,cpus=0-$((half - 1)) "${node1[@]}"
