@@ -9,6 +9,10 @@
 # usage: tests/e2e.sh [FRAGVIEW]    (run from tools/fragview)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
+if [ $# -eq 0 ]; then
+	# never test a stale binary
+	make -s -C "$here/.." fragview >/dev/null || { echo "not ok - build fragview"; exit 1; }
+fi
 fv=$(realpath "${1:-$here/../fragview}")
 fixtures=$here/../../../tests/fixtures
 tmp=$(mktemp -d)
