@@ -8,7 +8,8 @@
 
 static const char *result_name(int32_t r)
 {
-	const char *n = r < 0 ? strerrorname_np(-r) : NULL;
+	/* INT32_MIN has no positive counterpart (and is no errno) */
+	const char *n = r < 0 && r > INT32_MIN ? strerrorname_np(-r) : NULL;
 
 	return r == 0 ? "success" : n ? n : "?";
 }
