@@ -5,8 +5,9 @@ dbg=/sys/kernel/debug/mobility
 tr=/sys/kernel/tracing
 rc=0
 
-for bad in '2' '0' '' 'abc' '11' '-1' '1 1' '1x' ' 1'; do
-	if printf '%s' "$bad" > $dbg/snapshot 2>"$OUT/err"; then
+# dd, not the shell's echo, so the error carries the errno's text
+for bad in '2' '0' '\n' 'abc' '11' '-1' '1 1' '1x' ' 1' '10\n'; do
+	if printf '%b' "$bad" | dd of=$dbg/snapshot conv=notrunc 2>"$OUT/err"; then
 		echo "write '$bad' was accepted"
 		rc=1
 	elif ! grep -q 'Invalid argument' "$OUT/err"; then

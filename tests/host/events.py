@@ -27,7 +27,7 @@ t = Tap('events')
 count = {e: 0 for e in SYMBOLIC}
 bad_names, bad_pfns = [], []
 for d in sys.argv[1:]:
-    blocks = read_pageblocks(os.path.join(d, 'pageblocks.end'))
+    blocks = read_pageblocks(os.path.join(d, 'end.pageblocks'))
     lo = min(blocks) if blocks else 0
     hi = max(blocks) + 512 if blocks else 0
     for e in events(os.path.join(d, 'trace.dat'), set(SYMBOLIC)):

@@ -2,15 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 # description: booted with page_group_by_mobility=off, the kernel says so, and
 # the fragmenting workload causes no fallback steal and no pageblock flip.
-# usage: grouping_off.py DIR CONSOLE_LOG
+# usage: grouping_off.py DIR DMESG
 import os
 import re
 import sys
 from report import Tap, events
 
-d, console = sys.argv[1], sys.argv[2]
+d, dmesg = sys.argv[1], sys.argv[2]
 t = Tap('grouping off')
-log = open(console, errors='replace').read()
+log = open(dmesg, errors='replace').read()
 t.check(re.search(r'mobility grouping off', log) is not None,
         'the kernel reports "mobility grouping off"')
 count = {}

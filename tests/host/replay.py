@@ -3,7 +3,7 @@
 # description: replay oracle, independent of fragview: the first snapshot plus
 # every pageblock_flip equals the last snapshot and the pageblocks dump taken
 # at the end, block for block.
-# usage: replay.py DIR   (DIR holds trace.dat and pageblocks.end)
+# usage: replay.py DIR   (DIR holds trace.dat and end.pageblocks)
 import os
 import sys
 from report import Tap, events, read_pageblocks
@@ -44,7 +44,7 @@ bad = ['%#x: replay %s, last snapshot %s' % (p, state.get(p), mt)
        for p, (s, mt) in sorted(last.items()) if state.get(p) != mt]
 t.check(not bad, 'baseline + flips == last snapshot (%d blocks, %d mismatches)'
         % (len(last), len(bad)), bad)
-dump = read_pageblocks(os.path.join(d, 'pageblocks.end'))
+dump = read_pageblocks(os.path.join(d, 'end.pageblocks'))
 bad = ['%#x: replay %s, dump %s' % (p, state.get(p), v[2])
        for p, v in sorted(dump.items()) if state.get(p) != v[2]]
 t.check(dump and not bad, 'baseline + flips == pageblocks dump at the end '

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-# description: every claimed pageblock_steal is followed, on the same CPU, by a
+# description: every claimed pageblock_steal comes, on the same CPU, with a
 # pageblock_flip of that block to the allocation's type with reason steal, and
 # every steal-reason flip has its claimed steal.
 # usage: steal_flip.py DIR
@@ -10,39 +10,35 @@ from report import Tap, events
 
 d = sys.argv[1]
 t = Tap('steal/flip ' + os.path.basename(d.rstrip('/')))
-pending = {}        # cpu -> [claimed steal, flips matched so far]
+# The kernel flips the block(s) inside steal_suitable_fallback() and then
+# emits the steal, so a claimed steal consumes the steal flips that precede
+# it on its CPU.
+pending = {}        # cpu -> steal flips not yet consumed
 steals = claimed = flips = 0
 unmatched_steals, orphan_flips = [], []
 
-
-def close(cpu):
-    s = pending.pop(cpu, None)
-    if s and s[1] == 0:
-        unmatched_steals.append(s[0].raw)
-
-
 for e in events(os.path.join(d, 'trace.dat'), {'pageblock_steal', 'pageblock_flip'}):
-    if e.name == 'pageblock_steal':
-        steals += 1
-        close(e.cpu)
-        if e.f['claimed'] in ('1', 'true', 'yes'):
-            claimed += 1
-            pending[e.cpu] = [e, 0]
+    if e.name == 'pageblock_flip':
+        if e.f.get('reason') == 'steal':
+            flips += 1
+            pending.setdefault(e.cpu, []).append(e)
         continue
-    if e.f.get('reason') != 'steal':
+    steals += 1
+    before = pending.pop(e.cpu, [])
+    if e.f['claimed'] not in ('1', 'true', 'yes'):
+        orphan_flips += [f.raw for f in before]
         continue
-    flips += 1
-    s = pending.get(e.cpu)
-    pfn = e.num('pfn')
-    # an order >= pageblock_order buddy claims all the blocks it covers
-    span = 1 << max(9, s[0].num('fallback_order')) if s else 0
-    if s and s[0].f['alloc_mt'] == e.f['new_mt'] and \
-            s[0].num('block_pfn') <= pfn < s[0].num('block_pfn') + span:
-        s[1] += 1
-    else:
-        orphan_flips.append(e.raw)
-for cpu in list(pending):
-    close(cpu)
+    claimed += 1
+    # an order >= pageblock_order buddy claims every block it covers
+    span = 1 << max(9, e.num('fallback_order'))
+    lo = e.num('pfn') & ~(span - 1)
+    mine = [f for f in before if lo <= f.num('pfn') < lo + span and
+            f.f['new_mt'] == e.f['alloc_mt']]
+    orphan_flips += [f.raw for f in before if f not in mine]
+    if not mine:
+        unmatched_steals.append(e.raw)
+for rest in pending.values():
+    orphan_flips += [f.raw for f in rest]
 t.check(steals > 0, 'the workload caused fallback steals (%d, %d claimed)' % (steals, claimed))
 t.check(claimed > 0, 'some steals claimed their block')
 t.check(not unmatched_steals, 'every claimed steal has its flip', unmatched_steals)
