@@ -62,6 +62,10 @@ int cmd_check(int argc, char **argv)
 	if (chk.nr_missing)
 		fprintf(out.f, "note: %zu blocks of the first snapshot are not in the last\n",
 			chk.nr_missing);
+	/* where a mismatch comes from: a flip nobody reported, or lost events */
+	if (m.flip_old_mismatch)
+		fprintf(out.f, "note: %llu flips started from another type than the replay's (a type change without a flip event, or lost events)\n",
+			(unsigned long long)m.flip_old_mismatch);
 	ret = out_close(&out) ? 1 : chk.nr_mismatches ? 1 : 0;
 	free(mm);
 	fv_model_free(&m);

@@ -736,6 +736,8 @@ int fv_trace_read(const char *path, struct fv_trace_info *info,
 		return -1;
 	if (pipe2(pipefd, O_CLOEXEC))
 		die("pipe: %s", strerror(errno));
+	/* room for several batches: fewer switches between the two sides */
+	fcntl(pipefd[1], F_SETPIPE_SZ, 1 << 20);
 	fflush(NULL);	/* the child must not write our buffers twice */
 	pid = fork();
 	if (pid < 0)
