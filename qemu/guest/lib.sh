@@ -82,11 +82,13 @@ fv_snapshot() {
 fv_record_start() {
 	fv_state start
 	events=$(fv_events)
-	# 2 MiB per cpu: trace-cmd drains continuously, this only absorbs bursts.
+	# 10 MiB per cpu: trace-cmd drains continuously, but under TCG and a
+	# loaded host it falls behind the per-page drain events; a lost event
+	# would make the replay inexact.
 	# The global clock orders events across CPUs as zone->lock does, which
 	# the replay of flips against snapshots relies on (the default local
 	# clock is per CPU).
-	trace-cmd record -C global -b 2048 $events "$@" -o "$OUT/trace.dat" \
+	trace-cmd record -C global -b 10240 $events "$@" -o "$OUT/trace.dat" \
 		> "$OUT/trace-cmd.log" 2>&1 &
 	FV_RECORDER=$!
 	first=$(echo "$events" | head -n 1 | sed 's/^-e //; s|:|/|')
