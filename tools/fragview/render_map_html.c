@@ -255,6 +255,18 @@ static void put_buckets(struct html_ctx *c)
 	PUT_BUCKETS(c, "drained", drained_pages);
 	PUT_BUCKETS(c, "mok", migrate_ok);
 	PUT_BUCKETS(c, "mfail", migrate_fail);
+	/* blocks per type before the first flip, all zones: the base of
+	 * the "change" chart */
+	{
+		uint64_t start[FV_MT_NR] = { 0 };
+
+		for (size_t i = 0; i < m->nr_blocks; i++)
+			start[map_mt_clamp(c->start[i])]++;
+		fputs(",\"start\":[", c->out);
+		for (int t = 0; t < FV_MT_NR; t++)
+			fprintf(c->out, t ? ",%" PRIu64 : "%" PRIu64, start[t]);
+		fputc(']', c->out);
+	}
 	/* blocks per type at each bucket's end, FV_MT_NR per bucket */
 	fputs(",\"types\":[", c->out);
 	for (size_t i = 0; i < m->nr_buckets_used; i++)

@@ -18,19 +18,31 @@ window.fvCharts = function (D, box, ui) {
 	const B = D.buckets;
 	const charts = [];
 	function chartDefs() {
-		const types = [];
-		for (let t = 0; t < NMT; t++)
+		const types = [], changes = [];
+		for (let t = 0; t < NMT; t++) {
 			types.push({ name: D.names.mt[t], color: PAL[t],
 				v: (k) => B.types[k * NMT + t] });
+			const d = (k) => B.types[k * NMT + t] - B.start[t];
+			let moved = false;
+			for (let k = 0; k < B.n && !moved; k++)
+				moved = d(k) !== 0;
+			if (moved)
+				changes.push({ name: D.names.mt[t], color: PAL[t], v: d });
+		}
+		const all = D.filtered ? "all zones of the capture" : "";
 		return [
 			{ title: "Pageblocks per type", stacked: true, series: types,
-			  note: D.filtered ? "all zones of the capture" : "" },
+			  note: all },
+			{ title: "Change since the start",
+			  series: changes, note: changes.length ? all : "no change" },
 			{ title: "Fallback steals", series: [
 				{ name: "steals", color: "#e15759", v: (k) => B.steals[k] },
 				{ name: "claimed the block", color: "#7b1f20", v: (k) => B.claims[k] }] },
-			{ title: "Pageblock flips and pcp drains", series: [
-				{ name: "flips", color: "#4e79a7", v: (k) => B.flips[k] },
-				{ name: "drains", color: "#f28e2b", v: (k) => B.drains[k] }] },
+			{ title: "Pageblock flips", series: [
+				{ name: "flips", color: "#4e79a7", v: (k) => B.flips[k] }] },
+			{ title: "Per-cpu list drains", series: [
+				{ name: "drains", color: "#f28e2b", v: (k) => B.drains[k] }],
+			  extra: (k) => "pages drained: " + ui.fmtN(B.drained[k]) },
 			{ title: "Migrations", series: [
 				{ name: "ok", color: "#59a14f", v: (k) => B.mok[k] },
 				{ name: "failed", color: "#c0001e", v: (k) => B.mfail[k] }] },
@@ -46,14 +58,17 @@ window.fvCharts = function (D, box, ui) {
 		const padL = 44, padB = 14, pw = w - padL - 4, ph = h - padB - 4;
 		const n = B.n, span = Math.max(D.tEnd, n * B.ns, 1);
 		const xOf = (k) => padL + (k * B.ns) / span * pw;
-		let max = 1;
+		let max = 1, min = 0;
 		for (let k = 0; k < n; k++) {
 			let s = 0;
-			for (const se of c.def.series)
-				s = c.def.stacked ? s + se.v(k) : Math.max(s, se.v(k));
+			for (const se of c.def.series) {
+				const v = se.v(k);
+				s = c.def.stacked ? s + v : Math.max(s, v);
+				min = Math.min(min, v);
+			}
 			max = Math.max(max, s);
 		}
-		const yOf = (v) => 4 + ph - v / max * ph;
+		const yOf = (v) => 4 + ph - (v - min) / (max - min) * ph;
 		g.fillStyle = "#fff";
 		g.fillRect(0, 0, w, h);
 		g.strokeStyle = "#d9dde2";
@@ -66,8 +81,18 @@ window.fvCharts = function (D, box, ui) {
 		g.font = "10px system-ui, sans-serif";
 		g.textAlign = "right";
 		g.textBaseline = "top";
-		g.fillText(ui.fmtN(max), padL - 4, 2);
-		g.fillText("0", padL - 4, ph - 4);
+		g.fillText((min < 0 && max > 0 ? "+" : "") + ui.fmtN(max), padL - 4, 2);
+		g.fillText(ui.fmtN(min), padL - 4, ph - 4);
+		if (min < 0) {		/* the zero line of a signed chart */
+			g.strokeStyle = "#aab2ba";
+			g.beginPath();
+			g.moveTo(padL, Math.round(yOf(0)) + 0.5);
+			g.lineTo(padL + pw, Math.round(yOf(0)) + 0.5);
+			g.stroke();
+			g.textBaseline = "middle";
+			g.fillText("0", padL - 4, yOf(0));
+			g.textBaseline = "top";
+		}
 		g.textAlign = "left";
 		g.fillText("+0 s", padL, 4 + ph + 2);
 		g.textAlign = "right";
@@ -162,7 +187,8 @@ window.fvCharts = function (D, box, ui) {
 		ui.tip("<b>" + ui.esc(c.def.title) + "</b><br>" + s(k * B.ns) +
 			" \u2013 " + s((k + 1) * B.ns) + "<br>" +
 			c.def.series.map((se) => ui.esc(se.name) + ": <b>" +
-				ui.fmtN(se.v(k)) + "</b>").join("<br>"), ev);
+				ui.fmtN(se.v(k)) + "</b>").join("<br>") +
+			(c.def.extra ? "<br>" + ui.esc(c.def.extra(k)) : ""), ev);
 	}
 
 	buildCharts();
