@@ -45,7 +45,7 @@ int load_dump(const char *path, struct fv_model *m)
 		warn("%s", err);
 		return -1;
 	}
-	m->pageblock_order = d.pageblock_order;
+	fv_model_set_pageblock_order(m, d.pageblock_order);
 	for (size_t i = 0; i < d.nr && !ret; i++)
 		ret = fv_model_apply(m, &d.ev[i]);
 	fv_dump_free(&d);

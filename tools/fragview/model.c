@@ -52,6 +52,7 @@ struct model_priv {
 	uint64_t type_count[FV_MT_NR];	/* blocks per map type, now */
 	size_t cur_bucket;
 	bool started;			/* an event has been applied */
+	bool order_fixed;		/* the input said pageblock_order */
 };
 
 static struct model_priv *P(const struct fv_model *m)
@@ -607,12 +608,40 @@ static int build_zones(struct fv_model *m)
 	return 0;
 }
 
+/*
+ * Traces do not carry pageblock_order.  It is 9 on x86-64 with
+ * CONFIG_HUGETLB_PAGE, but MAX_ORDER - 1 = 10 without: if every block of
+ * the first snapshot starts on a multiple of a larger power of two, that
+ * is the order (in a zone of two or more blocks, one is an odd multiple).
+ */
+static bool infer_pageblock_order(struct fv_model *m)
+{
+	const struct blk_priv *bp = P(m)->bp;
+	unsigned int order = 63;
+	size_t nr = 0;
+
+	for (size_t i = 0; i < m->nr_blocks; i++) {
+		if (!(bp[i].flags & BLK_IN_BASE) || !m->blocks[i].pfn)
+			continue;
+		nr++;
+		if ((unsigned int)__builtin_ctzll(m->blocks[i].pfn) < order)
+			order = __builtin_ctzll(m->blocks[i].pfn);
+	}
+	if (nr < 2 || order <= m->pageblock_order || order > 20)
+		return false;
+	m->pageblock_order = order;
+	return true;
+}
+
 void fv_model_finish(struct fv_model *m)
 {
 	struct model_priv *p = P(m);
 
 	if (!p)
 		return;
+	/* the pfn index is keyed by block number: rebuild it for the order */
+	if (!p->order_fixed && infer_pageblock_order(m) && p->hcap)
+		hash_rebuild(m, p->hcap);
 	if (p->started)
 		snapshot_counts(m, p->cur_bucket);
 	/*
@@ -709,4 +738,10 @@ int fv_model_check(const struct fv_model *m, struct fv_check *c,
 		c->nr_mismatches++;
 	}
 	return 0;
+}
+
+void fv_model_set_pageblock_order(struct fv_model *m, unsigned int order)
+{
+	m->pageblock_order = order;
+	P(m)->order_fixed = true;
 }

@@ -281,6 +281,13 @@ struct fv_check {
 int fv_model_check(const struct fv_model *m, struct fv_check *c,
 		   struct fv_mismatch *out);
 
+/*
+ * The input knows the pageblock order (a dump says it): use it, before
+ * the first event.  Otherwise fv_model_finish() infers it from the first
+ * snapshot when that shows blocks larger than the default 9.
+ */
+void fv_model_set_pageblock_order(struct fv_model *m, unsigned int order);
+
 /* Block number of pfn with the model's pageblock order. */
 static inline uint64_t fv_block_start(const struct fv_model *m, uint64_t pfn)
 {

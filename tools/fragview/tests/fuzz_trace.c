@@ -101,7 +101,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		char err[256];
 
 		if (size > 1 && f && !fv_dump_parse(f, "fuzz", &d, err, sizeof(err))) {
-			m.pageblock_order = d.pageblock_order;
+			fv_model_set_pageblock_order(&m, d.pageblock_order);
 			for (size_t i = 0; i < d.nr; i++)
 				on_event(&d.ev[i], &ctx);
 			fv_dump_free(&d);

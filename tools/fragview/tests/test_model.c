@@ -324,6 +324,38 @@ static void test_names(void)
 		CHECK_EQ(fv_mode_parse(fv_mode_name(i)), i);
 }
 
+static void test_pageblock_order_inferred(void)
+{
+	struct fv_model m;
+	struct fv_event e = { .ts = 5, .kind = FV_EV_MIGRATE };
+
+	fv_model_init(&m);
+	/* a kernel without CONFIG_HUGETLB_PAGE: 1024-page blocks */
+	for (int i = 0; i < 4; i++)
+		apply(&m, state(1, 1, i * 1024, FV_ZONE_NORMAL, M));
+	fv_model_finish(&m);
+	CHECK_EQ(m.pageblock_order, 10);
+	CHECK_EQ(fv_model_find_block(&m, 0x600), 1);	/* second half */
+	e.migrate.src_pfn = 0x700;
+	apply(&m, e);
+	CHECK_EQ(m.unknown_blocks, 0);
+	fv_model_free(&m);
+
+	/* the usual 512-page blocks stay 9; a dump's order is kept */
+	fv_model_init(&m);
+	base4(&m);
+	fv_model_finish(&m);
+	CHECK_EQ(m.pageblock_order, 9);
+	fv_model_free(&m);
+	fv_model_init(&m);
+	fv_model_set_pageblock_order(&m, 9);
+	apply(&m, state(1, 1, 0x400, FV_ZONE_NORMAL, M));
+	apply(&m, state(1, 1, 0xc00, FV_ZONE_NORMAL, M));
+	fv_model_finish(&m);
+	CHECK_EQ(m.pageblock_order, 9);
+	fv_model_free(&m);
+}
+
 int main(void)
 {
 	RUN(test_types_at_exact);
@@ -335,5 +367,6 @@ int main(void)
 	RUN(test_bucket_merging);
 	RUN(test_many_blocks);
 	RUN(test_names);
+	RUN(test_pageblock_order_inferred);
 	return TEST_EXIT();
 }
