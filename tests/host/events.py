@@ -17,7 +17,8 @@ SYMBOLIC = {
                                   'isolate', 'unisolate', 'cma', 'isolate_free', 'init'}},
     'pcp_drain': {'zone': ZONE,
                   'reason': {'free_high', 'vmstat', 'local', 'all', 'cpu_dead'}},
-    'migrate_folio': {'src_mt': MT, 'dst_mt': MT},
+    # dst_mt is 'none' when no destination page was allocated (dst_pfn=0)
+    'migrate_folio': {'src_mt': MT, 'dst_mt': MT | {'none'}},
     'pageblock_state': {'zone': ZONE, 'mt': MT},
 }
 PFNS = {'pageblock_steal': ('pfn', 'block_pfn'), 'pageblock_flip': ('pfn',),
