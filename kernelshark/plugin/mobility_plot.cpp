@@ -53,7 +53,7 @@ __hidden void mobility_draw(kshark_cpp_argv *argv_c, int sd, int id,
 							    base.y(),
 							    graph->height()));
 	}
-	if (n > 0)
-		mobility_count_drawn(ctx, marks, n);
+	/* Also with nothing drawn: the report then has the final counts. */
+	mobility_count_drawn(ctx, marks, n > 0 ? n : 0);
 	free(marks);
 }

@@ -3,7 +3,7 @@
 #
 # gui-shot.sh PLUGIN CAPTURE PNG REPORT LOG - run inside an X server (the
 # test wraps it in xvfb-run): open CAPTURE in KernelShark with PLUGIN, wait
-# until the plugin reports markers drawn (or declines the capture), save a
+# until the plugin has painted (or declined the capture), save a
 # screenshot of the screen to PNG, and close KernelShark again.
 # KernelShark's stdout/stderr go to LOG, the plugin's account to REPORT.
 set -u
@@ -21,18 +21,15 @@ KS_USER_CACHE_DIR=$cache MOBILITY_PLUGIN_REPORT=$report \
 	"$capture" >"$log" 2>&1 &
 ks=$!
 
-# Loaded and painted: the report has a non-zero "drawn" count.  A capture
-# without markers never gets there; give up after 90 s either way.
-drawn=no
+# Loaded and painted once: the plugin rewrites its report on every paint
+# ("status drawn"), or declined the capture.  Give up after 90 s.
 for _ in $(seq 180); do
 	kill -0 "$ks" 2>/dev/null || break
-	if grep -Eq 'drawn [1-9]' "$report" 2>/dev/null; then
-		drawn=yes
-		break
-	fi
-	grep -q '^status declined' "$report" 2>/dev/null && break
+	grep -Eq '^status (drawn|declined)' "$report" 2>/dev/null && break
 	sleep 0.5
 done
+drawn=no
+grep -Eq 'drawn [1-9]' "$report" 2>/dev/null && drawn=yes
 sleep 3		# let the table and the second paint settle
 alive=no
 kill -0 "$ks" 2>/dev/null && alive=yes
