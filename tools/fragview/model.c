@@ -610,24 +610,26 @@ static int build_zones(struct fv_model *m)
 
 /*
  * Traces do not carry pageblock_order.  It is 9 on x86-64 with
- * CONFIG_HUGETLB_PAGE, but MAX_ORDER - 1 = 10 without: if every block of
- * the first snapshot starts on a multiple of a larger power of two, that
- * is the order (in a zone of two or more blocks, one is an odd multiple).
+ * CONFIG_HUGETLB_PAGE, but MAX_ORDER - 1 = 10 without: if every block
+ * starts on a multiple of a larger power of two, and a snapshot covered
+ * two or more, that is the order (of two neighbours, one is an odd
+ * multiple).
  */
 static bool infer_pageblock_order(struct fv_model *m)
 {
 	const struct blk_priv *bp = P(m)->bp;
 	unsigned int order = 63;
-	size_t nr = 0;
+	size_t nr_base = 0;
 
+	/* every block counts: two blocks must never fall into one */
 	for (size_t i = 0; i < m->nr_blocks; i++) {
-		if (!(bp[i].flags & BLK_IN_BASE) || !m->blocks[i].pfn)
-			continue;
-		nr++;
-		if ((unsigned int)__builtin_ctzll(m->blocks[i].pfn) < order)
+		if (bp[i].flags & BLK_IN_BASE)
+			nr_base++;
+		if (m->blocks[i].pfn &&
+		    (unsigned int)__builtin_ctzll(m->blocks[i].pfn) < order)
 			order = __builtin_ctzll(m->blocks[i].pfn);
 	}
-	if (nr < 2 || order <= m->pageblock_order || order > 20)
+	if (nr_base < 2 || order <= m->pageblock_order || order > 20)
 		return false;
 	m->pageblock_order = order;
 	return true;

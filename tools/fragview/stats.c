@@ -20,7 +20,7 @@ void fv_stats_free(struct fv_stats *s)
 	free(s->drains);
 	free(s->migrations);
 	free(s->zones);
-	free(s->steal_cells);
+	free(s->steal_index);
 	free(s);
 }
 
@@ -72,29 +72,69 @@ static void count_drain(struct fv_stats *s, const struct fv_event *ev)
 	s->nr_drained_pages += ev->drain.total;
 }
 
-/* The table is sparse: remember which cells are used, for the rows. */
+static uint32_t steal_key(const struct fv_steal_row *r)
+{
+	return (((r->alloc_mt * FV_MT_NR + r->block_mt) * 2 + r->claimed) *
+		FV_STAT_ORDERS + r->order) * FV_STAT_ORDERS + r->fallback_order;
+}
+
+static size_t steal_slot(const struct fv_stats *s, uint32_t key)
+{
+	size_t i = (key * 2654435761u) & (s->steal_index_cap - 1);
+
+	while (s->steal_index[i] &&
+	       steal_key(&s->steals[s->steal_index[i] - 1]) != key)
+		i = (i + 1) & (s->steal_index_cap - 1);
+	return i;
+}
+
+static int steal_grow(struct fv_stats *s)
+{
+	size_t cap = s->steal_index_cap ? s->steal_index_cap * 2 : 64;
+	uint32_t *index;
+	struct fv_steal_row *rows;
+
+	while (cap / 2 < s->nr_steal_rows + 1)
+		cap *= 2;
+	index = calloc(cap, sizeof(*index));
+	rows = realloc(s->steals, cap / 2 * sizeof(*rows));
+
+	if (!index || !rows) {
+		free(index);
+		if (rows)
+			s->steals = rows;
+		return -1;
+	}
+	s->steals = rows;
+	s->steal_rows_cap = cap / 2;
+	free(s->steal_index);
+	s->steal_index = index;
+	s->steal_index_cap = cap;
+	for (size_t r = 0; r < s->nr_steal_rows; r++)
+		index[steal_slot(s, steal_key(&rows[r]))] = r + 1;
+	return 0;
+}
+
 static void count_steal(struct fv_stats *s, const struct fv_event *ev)
 {
-	uint64_t *cell = &s->steal_tab[clamp(ev->steal.alloc_mt, FV_MT_NR)]
-				      [clamp(ev->steal.block_mt, FV_MT_NR)]
-				      [ev->steal.claimed]
-				      [clamp(ev->steal.order, FV_STAT_ORDERS)]
-				      [clamp(ev->steal.fallback_order, FV_STAT_ORDERS)];
+	struct fv_steal_row row = {
+		.alloc_mt = clamp(ev->steal.alloc_mt, FV_MT_NR),
+		.block_mt = clamp(ev->steal.block_mt, FV_MT_NR),
+		.claimed = ev->steal.claimed,
+		.order = clamp(ev->steal.order, FV_STAT_ORDERS),
+		.fallback_order = clamp(ev->steal.fallback_order, FV_STAT_ORDERS),
+	};
+	uint32_t key = steal_key(&row);
+	size_t slot;
 
-	if (!*cell) {
-		if (s->nr_steal_cells == s->steal_cells_cap) {
-			size_t cap = s->steal_cells_cap ? s->steal_cells_cap * 2 : 64;
-			uint32_t *q = realloc(s->steal_cells, cap * sizeof(*q));
-
-			if (!q)
-				return;		/* not counted rather than lost */
-			s->steal_cells = q;
-			s->steal_cells_cap = cap;
-		}
-		s->steal_cells[s->nr_steal_cells++] =
-			cell - &s->steal_tab[0][0][0][0][0];
+	if (s->nr_steal_rows + 1 > s->steal_rows_cap && steal_grow(s))
+		return;		/* out of memory: not counted rather than lost */
+	slot = steal_slot(s, key);
+	if (!s->steal_index[slot]) {
+		s->steals[s->nr_steal_rows] = row;
+		s->steal_index[slot] = ++s->nr_steal_rows;
 	}
-	(*cell)++;
+	s->steals[s->steal_index[slot] - 1].count++;
 }
 
 void fv_stats_apply(struct fv_stats *s, const struct fv_event *ev)
@@ -249,30 +289,6 @@ static int cmp_result(const void *a, const void *b)
 	return (x->result < y->result) - (x->result > y->result);
 }
 
-static void build_steal_rows(struct fv_stats *s)
-{
-	const uint64_t *tab = &s->steal_tab[0][0][0][0][0];
-	size_t n = s->nr_steal_cells;
-
-	s->steals = calloc(n + 1, sizeof(*s->steals));
-	if (!s->steals)
-		return;
-	for (size_t i = 0; i < n; i++) {
-		uint32_t c = s->steal_cells[i];
-
-		s->steals[i] = (struct fv_steal_row){
-			.fallback_order = c % FV_STAT_ORDERS,
-			.order = c / FV_STAT_ORDERS % FV_STAT_ORDERS,
-			.claimed = c / (FV_STAT_ORDERS * FV_STAT_ORDERS) % 2,
-			.block_mt = c / (FV_STAT_ORDERS * FV_STAT_ORDERS * 2) % FV_MT_NR,
-			.alloc_mt = c / (FV_STAT_ORDERS * FV_STAT_ORDERS * 2 * FV_MT_NR),
-			.count = tab[c],
-		};
-	}
-	s->nr_steal_rows = n;
-	qsort(s->steals, n, sizeof(*s->steals), cmp_steal);
-}
-
 static void build_flip_rows(struct fv_stats *s)
 {
 	size_t n = 0;
@@ -358,7 +374,12 @@ void fv_stats_finish(struct fv_stats *s, const struct fv_model *m)
 	if (s->finished)
 		return;
 	s->finished = true;
-	build_steal_rows(s);
+	/* the index dies with the order of the rows */
+	free(s->steal_index);
+	s->steal_index = NULL;
+	s->steal_index_cap = s->steal_rows_cap = 0;
+	if (s->nr_steal_rows)
+		qsort(s->steals, s->nr_steal_rows, sizeof(*s->steals), cmp_steal);
 	build_flip_rows(s);
 	build_migrate_rows(s);
 	if (s->nr_drain_rows)

@@ -68,7 +68,6 @@ struct fv_zone_stats {
 
 struct fv_stats {
 	/* raw tables, filled by fv_stats_apply() */
-	uint64_t steal_tab[FV_MT_NR][FV_MT_NR][2][FV_STAT_ORDERS][FV_STAT_ORDERS];
 	uint64_t flip_tab[FV_MT_NR][FV_MT_NR][FV_FLIP_NR];
 	uint64_t mig_ok[2][FV_MR_NR][FV_MODE_NR];	/* [stock] */
 	uint64_t mig_fail[2][FV_MR_NR][FV_MODE_NR];
@@ -76,10 +75,12 @@ struct fv_stats {
 	uint64_t nr_flips, nr_drains, nr_drained_pages;
 	uint64_t nr_migrate_ok, nr_migrate_fail;
 	uint64_t results_other;		/* results that did not fit the table */
-	uint32_t *steal_cells;		/* steal_tab cells in use, as flat indices */
-	size_t nr_steal_cells, steal_cells_cap;
+	/* steal rows are few of the 25088 possible keys: rows + hash index */
+	uint32_t *steal_index;		/* slot: row + 1, 0 empty */
+	size_t steal_index_cap;		/* power of two, > 2 * rows */
+	size_t steal_rows_cap;
 
-	/* rows, built by fv_stats_finish() (drains and results as they come) */
+	/* rows: steals, drains and results as they come, the rest at finish */
 	struct fv_steal_row *steals;
 	size_t nr_steal_rows;
 	struct fv_flip_row *flips;
@@ -95,7 +96,7 @@ struct fv_stats {
 	bool finished;
 };
 
-/* fv_stats is large (the steal table): allocate it, do not stack it. */
+/* Allocated, as it grows with the capture. */
 struct fv_stats *fv_stats_new(void);
 void fv_stats_free(struct fv_stats *s);
 void fv_stats_apply(struct fv_stats *s, const struct fv_event *ev);
