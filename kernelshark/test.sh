@@ -72,11 +72,13 @@ decode_ok() {
 		not_ok "$name: ks-decode exited $rc: $(tail -n 1 "$txt")"
 }
 
-# gui NAME CAPTURE PNG: KernelShark + plugin under Xvfb.
+# gui NAME CAPTURE PNG [KERNELSHARK-OPTION...]: KernelShark + plugin in Xvfb.
 gui() {
+	local name=$1 capture=$2 png=$3
+	shift 3
 	xvfb-run -a -s "-screen 0 1280x900x24" "$here/tests/gui-shot.sh" \
-		"$plugin" "$2" "$3" "$work/report-$1.txt" "$work/gui-$1.log" \
-		>"$work/shot-$1.log" 2>&1
+		"$plugin" "$capture" "$png" "$work/report-$name.txt" \
+		"$work/gui-$name.log" "$@" >"$work/shot-$name.log" 2>&1
 }
 
 report_value() {	# report_value NAME "event pcp_drain" count|stored|drawn
@@ -105,7 +107,7 @@ for name in 'zone=Normal' 'alloc_mt=Unmovable' 'block_mt=Movable' \
 	    'new_mt=HighAtomic' 'new_mt=Isolate' 'reason=steal' \
 	    'reason=highatomic_reserve' 'reason=free_high' 'reason=vmstat' \
 	    'mode=MIGRATE_SYNC_LIGHT' 'reason=compaction' 'result=success' \
-	    'result=EAGAIN' 'result=EBUSY' 'mt=Movable'; do
+	    'result=EAGAIN' 'result=EBUSY' 'mt=Movable' 'largest_order=-1'; do
 	check "synthetic: KernelShark shows $name" \
 		grep -q "^info .* $name\( \|$\)" "$work/decode-synthetic.txt"
 done
@@ -120,7 +122,8 @@ check "broken capture: numeric pcp_drain.reason reported" \
 	grep -q 'pcp_drain: reason has no __print_symbolic' \
 	"$work/decode-broken.txt"
 
-gui synthetic "$cap" "$work/synthetic.png"
+# Both CPUs plus the task graph of kcompactd0 (pid 300: flips, drains).
+gui synthetic "$cap" "$work/synthetic.png" --cpu 0,1 --pid 300
 check "synthetic: KernelShark stays up with the plugin" \
 	grep -q 'alive=yes' "$work/shot-synthetic.log"
 check "synthetic: KernelShark loads plugin-mobility.so" \
@@ -143,6 +146,11 @@ for kind in steal_claimed steal_unclaimed flip drain migrate_fail; do
 	check "synthetic: $kind markers painted (${got:-0})" \
 		[ "${got:-0}" -gt 0 ]
 done
+got=$(report_value synthetic "graph cpu" drawn)
+check "synthetic: markers on the CPU graphs (${got:-0})" [ "${got:-0}" -gt 0 ]
+got=$(report_value synthetic "graph task" drawn)
+check "synthetic: markers on the kcompactd0 task graph (${got:-0})" \
+	[ "${got:-0}" -gt 0 ]
 # The marker colours (migratetype palette, drain blue, failure red) must
 # be on screen: proof the shapes reached the window, not just the report.
 if [ -f "$work/synthetic.png" ]; then

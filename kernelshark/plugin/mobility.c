@@ -232,6 +232,8 @@ static void write_report(struct mobility_context *ctx, const char *status)
 	for (i = 0; i < MOB_MARK_NR; i++)
 		fprintf(f, "mark %s stored %lu drawn %lu\n", mark_names[i],
 			ctx->n_marks[i], ctx->n_drawn[i]);
+	fprintf(f, "graph cpu drawn %lu\ngraph task drawn %lu\n",
+		ctx->n_drawn_cpu, ctx->n_drawn_task);
 	fclose(f);
 }
 
@@ -342,12 +344,16 @@ int KSHARK_PLOT_PLUGIN_DEINITIALIZER(struct kshark_data_stream *stream)
 	return 1;
 }
 
-void mobility_count_drawn(struct mobility_context *ctx,
+void mobility_count_drawn(struct mobility_context *ctx, int draw_action,
 			  const struct mobility_mark *marks, ssize_t n)
 {
 	ssize_t i;
 
 	for (i = 0; i < n; i++)
 		ctx->n_drawn[marks[i].kind]++;
+	if (draw_action & KSHARK_CPU_DRAW)
+		ctx->n_drawn_cpu += n;
+	else
+		ctx->n_drawn_task += n;
 	write_report(ctx, "drawn");
 }

@@ -67,6 +67,7 @@ struct mobility_context {
 	unsigned long		n_events[MOB_EV_NR];
 	unsigned long		n_marks[MOB_MARK_NR];
 	unsigned long		n_drawn[MOB_MARK_NR];
+	unsigned long		n_drawn_cpu, n_drawn_task;
 	char			*file;
 };
 
@@ -87,7 +88,7 @@ ssize_t mobility_marks_in_view(struct mobility_context *ctx,
 void mobility_draw_mark(const struct mobility_mark *mark,
 			int x, int base_y, int height, float size);
 
-void mobility_count_drawn(struct mobility_context *ctx,
+void mobility_count_drawn(struct mobility_context *ctx, int draw_action,
 			  const struct mobility_mark *marks, ssize_t n);
 
 void mobility_draw(struct kshark_cpp_argv *argv, int sd, int id,

@@ -54,6 +54,6 @@ __hidden void mobility_draw(kshark_cpp_argv *argv_c, int sd, int id,
 							    graph->height()));
 	}
 	/* Also with nothing drawn: the report then has the final counts. */
-	mobility_count_drawn(ctx, marks, n > 0 ? n : 0);
+	mobility_count_drawn(ctx, draw_action, marks, n > 0 ? n : 0);
 	free(marks);
 }

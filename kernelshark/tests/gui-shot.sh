@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# gui-shot.sh PLUGIN CAPTURE PNG REPORT LOG - run inside an X server (the
+# gui-shot.sh PLUGIN CAPTURE PNG REPORT LOG [KERNELSHARK-OPTION...] - run
+# inside an X server (the
 # test wraps it in xvfb-run): open CAPTURE in KernelShark with PLUGIN, wait
 # until the plugin has painted (or declined the capture), save a
 # screenshot of the screen to PNG, and close KernelShark again.
 # KernelShark's stdout/stderr go to LOG, the plugin's account to REPORT.
 set -u
 plugin=$1 capture=$2 png=$3 report=$4 log=$5
+shift 5
 
 # A fresh settings dir: noRootWarn (KsMainWindow::_rootWarning) keeps the
 # "running as root" dialog from blocking the window when tests run as root.
@@ -18,7 +20,7 @@ trap 'rm -rf "$cache"' EXIT
 rm -f "$report"
 KS_USER_CACHE_DIR=$cache MOBILITY_PLUGIN_REPORT=$report \
 	stdbuf -oL -eL kernelshark -geometry 1280x900+0+0 -p "$plugin" \
-	"$capture" >"$log" 2>&1 &
+	"$@" "$capture" >"$log" 2>&1 &
 ks=$!
 
 # Loaded and painted once: the plugin rewrites its report on every paint

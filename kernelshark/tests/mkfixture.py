@@ -109,7 +109,7 @@ EVENTS = [
      'src_mt=%s dst_mt=%s result=%s", REC->src_pfn, REC->dst_pfn, '
      'REC->order, ' + sym("mode", MODE) + ', ' + sym("reason", MR) +
      ', REC->pass, ' + sym("src_mt", MT) + ', ' + sym("dst_mt", MT) +
-     ', ' + sym("result", RESULT, "-REC->%s & 0xffffffff")),
+     ', ' + sym("result", RESULT, "(-(REC->%s)) & 0xffffffff")),
     ("pageblock_state", 1505, [
         ("unsigned long", "pfn", 8, 0, "Q"),
         ("unsigned int", "seq", 4, 0, "I"),
@@ -121,7 +121,10 @@ EVENTS = [
      '"pfn=0x%lx seq=%u nid=%d zone=%s mt=%s free_pages=%u '
      'largest_order=%d", REC->pfn, REC->seq, REC->nid, ' +
      sym("zone", ZONE) + ', ' + sym("mt", MT) +
-     ', REC->free_pages, REC->largest_order'),
+     # sign-extended by hand, as the kernel's format does: libtraceevent
+     # would print an s8 -1 as 255
+     ', REC->free_pages, (REC->largest_order & 0x80) ? '
+     '(REC->largest_order | ~0xff) : REC->largest_order'),
 ]
 
 HEADER_PAGE = """\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;
@@ -264,7 +267,7 @@ def break_formats():
     for name, evid, fields, fmt in EVENTS:
         if name == "migrate_folio":
             fmt = fmt.replace(sym("result", RESULT,
-                                  "-REC->%s & 0xffffffff"),
+                                  "(-(REC->%s)) & 0xffffffff"),
                               sym("result", RESULT.replace("{ 1", "{ -1")
                                   .replace("{ 3", "{ -3")))
         if name == "pcp_drain":
