@@ -240,6 +240,15 @@ if [ -d "$work/real" ]; then
 			awk '{ s += $1 } END { print s + 0 }')
 		check "real captures: $n $ev events shown by name" [ "$n" -gt 0 ]
 	done
+	mts='(Unmovable|Movable|Reclaimable|HighAtomic|CMA|Isolate)'
+	for want in "pageblock_steal: .* alloc_mt=$mts " \
+		    "pageblock_flip: .* new_mt=$mts " \
+		    "pageblock_flip: .* reason=steal " \
+		    "migrate_folio: .* result=success " \
+		    "pcp_drain: .* zone=(DMA|DMA32|Normal|Movable) "; do
+		check "real captures: KernelShark shows ${want#*.\* }" \
+			grep -Eq "^info $want" "$work"/real/*.txt
+	done
 fi
 [ "$shot_done" = no ] && cp "$work/synthetic.png" "$out/kernelshark.png"
 [ -f "$out/kernelshark.png" ] && echo "# screenshot: $out/kernelshark.png"
