@@ -17,7 +17,8 @@ if [ -z "$capture" ]; then
 	done
 fi
 if [ -z "$capture" ] || [ ! -r "$capture" ]; then
-	echo "kernelshark/run.sh: no capture${capture:+ $capture}; pass CAPTURE=path/to/trace.dat" >&2
+	echo "kernelshark/run.sh: no capture${capture:+ $capture};" \
+	     "pass CAPTURE=path/to/trace.dat" >&2
 	exit 1
 fi
 
