@@ -3,9 +3,9 @@
  * charts.js - the charts under the map: the model's time buckets
  * (fv_model.buckets: blocks per type at each bucket's end, steals,
  * claims, flips, pcp drains, migrations) as step plots, with a cursor
- * at the map's time.  Each chart is drawn once into an ImageData; moving
- * the cursor only puts that back and draws one line.  Clicking a chart
- * moves the map to that time.
+ * at the map's time.  Each chart is drawn once; the cursor is an element
+ * over it, so moving it costs no drawing.  Clicking a chart moves the map
+ * to that time.
  *
  * window.fvCharts(D, box, ui) -> { draw(), cursor() }, where D is the
  * page data, box the element to fill and ui gives dpr(), now() (ns since
@@ -132,21 +132,19 @@ window.fvCharts = function (D, box, ui) {
 			}
 		}
 		c.plot = { padL, pw, span, top: 4, ph };
-		c.image = g.getImageData(0, 0, cv.width, cv.height);
-		c.g = g;
+		/* the cursor: a positioned element over the plot, so moving it
+		 * never redraws the chart */
+		c.cursor.style.top = (cv.offsetTop + c.plot.top) + "px";
+		/* read once here: reading layout per move would force a relayout */
+		c.plot.x0 = cv.offsetLeft + padL;
+		c.cursor.style.height = c.plot.ph + "px";
 	}
 	function drawCursors() {
 		for (const c of charts) {
-			if (!c.image)
+			if (!c.plot)
 				continue;
-			c.g.putImageData(c.image, 0, 0);
-			const x = c.plot.padL + Math.min(Math.max(ui.now() / c.plot.span, 0), 1) * c.plot.pw;
-			c.g.strokeStyle = "#111";
-			c.g.lineWidth = 1;
-			c.g.beginPath();
-			c.g.moveTo(Math.round(x) + 0.5, c.plot.top);
-			c.g.lineTo(Math.round(x) + 0.5, c.plot.top + c.plot.ph);
-			c.g.stroke();
+			const f = Math.min(Math.max(ui.now() / c.plot.span, 0), 1);
+			c.cursor.style.left = Math.round(c.plot.x0 + f * c.plot.pw) + "px";
 		}
 	}
 	function buildCharts() {
@@ -158,9 +156,10 @@ window.fvCharts = function (D, box, ui) {
 				(def.stacked ? [] : def.series).map((s) => "<span class=\"ck\"><span class=\"sw\" style=\"background:" +
 					s.color + "\"></span> " + ui.esc(s.name) + "</span>").join("") +
 				(def.note ? "<span class=\"ck\">(" + ui.esc(def.note) + ")</span>" : "") +
-				"<canvas></canvas>";
+				"<canvas></canvas><div class=\"cursor\"></div>";
 			box.appendChild(div);
-			const c = { def, canvas: div.querySelector("canvas") };
+			const c = { def, canvas: div.querySelector("canvas"),
+				cursor: div.querySelector(".cursor") };
 			charts.push(c);
 			c.canvas.addEventListener("mousemove", (ev) => hover(c, ev));
 			c.canvas.addEventListener("mouseleave", () => ui.untip());

@@ -237,85 +237,74 @@ function touched(i) {
 		(marks.check && checkWant[i] >= 0);
 }
 /*
- * Paints the cells in list (block indices) in passes, one fill style per
- * pass: canvas state changes and path fills per cell would dominate a
- * slider move that repaints thousands of cells.  Layers, bottom up: the
- * type colour, steal corner square (top right), replay check corner
- * (bottom left), flip square (centre), migration bar (bottom),
- * selection ring.
- * The left edge at a third of the height stays the plain type colour:
- * cellType() reads it there.
+ * Cells are painted straight into the canvas pixels (an ImageData kept
+ * for the whole map, device pixels) and put back once per paint: a
+ * slider move can repaint thousands of cells, and per-cell canvas calls
+ * (fill style changes, paths) cost far more than writing the pixels.
+ * Only rectangles, so Uint32Array.fill does the work.  Layers, bottom
+ * up: the type colour, steal corner square (top right), replay check
+ * corner (bottom left), flip square (centre), migration bar (bottom),
+ * selection ring.  The left edge at a third of the height stays the
+ * plain type colour: cellType() reads it there.
  */
+let img = null, px32 = null;
+function rgba(hex) {			/* little-endian RGBA as one u32 */
+	const v = (i) => parseInt(hex.substr(1 + 2 * i, 2), 16);
+	return ((255 << 24) | (v(2) << 16) | (v(1) << 8) | v(0)) >>> 0;
+}
+const PAL32 = PAL.map(rgba), DIM32 = DIM.map(rgba);
+const C_DARK = rgba("#111111"), C_WHITE = rgba("#ffffff");
+const C_CHECK = rgba("#d00000"), C_MIG = rgba("#1f3b73");
+const C_FAIL = rgba("#c0001e"), C_SEL = rgba("#0b3bff");
+/* x, y, w, h in CSS pixels */
+function fillPx(x, y, w, h, c) {
+	const d = L.dpr, W = img.width;
+	const x0 = Math.round(x * d), x1 = Math.round((x + w) * d);
+	const y1 = Math.round((y + h) * d);
+	for (let r = Math.round(y * d); r < y1; r++)
+		px32.fill(c, r * W + x0, r * W + x1);
+}
 function paintCells(list) {
-	const s = L.s, n = list.length;
-	const xs = new Float64Array(n), ys = new Float64Array(n);
-	const byColour = new Map();
-	for (let k = 0; k < n; k++) {
-		const i = list[k];
+	const s = L.s, q = Math.max(2, Math.round(s * 0.28));
+	const w = Math.max(2, Math.round(s * 0.34));
+	const o = Math.floor((s - w) / 2) + 1;
+	const bar = Math.max(1, Math.round(s / 5));
+	const lw = Math.max(1, Math.min(3, Math.floor(s / 3)));
+	let x0 = Infinity, y0 = Infinity, x1 = -1, y1 = -1;
+	for (const i of list) {
 		const [x, y] = cellXY(i);
-		xs[k] = x;
-		ys[k] = y;
-		const c = marks.dim && !touched(i) ? DIM[mt[i]] : PAL[mt[i]];
-		let l = byColour.get(c);
-		if (!l)
-			byColour.set(c, l = []);
-		l.push(k);
-	}
-	for (const [c, l] of byColour) {
-		ctx.fillStyle = c;
-		for (const k of l)
-			ctx.fillRect(xs[k], ys[k], s, s);
-	}
-	if (s >= 5) {
-		/* corner squares: fillRect is far cheaper than paths or images */
-		const q = Math.max(2, Math.round(s * 0.28));
-		const corner = (colour, want, dx, dy) => {
-			ctx.fillStyle = colour;
-			for (let k = 0; k < n; k++)
-				if (want(list[k]))
-					ctx.fillRect(xs[k] + dx, ys[k] + dy, q, q);
-		};
-		if (marks.steal)
-			corner("#111", (i) => D.steals[i] > 0, s - q, 0);
-		if (marks.check)
-			corner("#d00000", (i) => checkWant[i] >= 0, 0, s - q);
-		if (marks.flip) {
-			const w = Math.max(2, Math.round(s * 0.34));
-			const o = Math.floor((s - w) / 2) + 1;
-			const flipped = [];
-			for (let k = 0; k < n; k++)
-				if (flipsSoFar[list[k]] > 0)
-					flipped.push(k);
-			ctx.fillStyle = "#111";
-			for (const k of flipped)
-				ctx.fillRect(xs[k] + o, ys[k] + o, w, w);
-			if (w >= 4) {
-				ctx.fillStyle = "#fff";
-				for (const k of flipped)
-					ctx.fillRect(xs[k] + o + 1, ys[k] + o + 1, w - 2, w - 2);
+		fillPx(x, y, s, s, (marks.dim && !touched(i) ? DIM32 : PAL32)[mt[i]]);
+		if (s >= 5) {
+			if (marks.steal && D.steals[i] > 0)
+				fillPx(x + s - q, y, q, q, C_DARK);
+			if (marks.check && checkWant[i] >= 0)
+				fillPx(x, y + s - q, q, q, C_CHECK);
+			if (marks.flip && flipsSoFar[i] > 0) {
+				fillPx(x + o, y + o, w, w, C_DARK);
+				if (w >= 4)
+					fillPx(x + o + 1, y + o + 1, w - 2, w - 2, C_WHITE);
 			}
+			if (marks.fail && D.mfail[i] > 0)
+				fillPx(x + 1, y + s - bar, s - 1, bar, C_FAIL);
+			else if (marks.mig && D.mok[i] + D.mfail[i] > 0)
+				fillPx(x + 1, y + s - bar, s - 1, bar, C_MIG);
 		}
-		const bar = Math.max(1, Math.round(s / 5));
-		const bars = (colour, want) => {
-			ctx.fillStyle = colour;
-			for (let k = 0; k < n; k++)
-				if (want(list[k]))
-					ctx.fillRect(xs[k] + 1, ys[k] + s - bar, s - 1, bar);
-		};
-		if (marks.mig)
-			bars("#1f3b73", (i) => D.mok[i] + D.mfail[i] > 0 &&
-				!(marks.fail && D.mfail[i] > 0));
-		if (marks.fail)
-			bars("#c0001e", (i) => D.mfail[i] > 0);
+		if (i === selected) {
+			fillPx(x, y, s, lw, C_SEL);
+			fillPx(x, y + s - lw, s, lw, C_SEL);
+			fillPx(x, y, lw, s, C_SEL);
+			fillPx(x + s - lw, y, lw, s, C_SEL);
+		}
+		x0 = Math.min(x0, x);
+		y0 = Math.min(y0, y);
+		x1 = Math.max(x1, x + s);
+		y1 = Math.max(y1, y + s);
 	}
-	if (selected >= 0 && list.includes(selected)) {
-		/* inside the cell, so repainting a neighbour cannot erase it */
-		const [x, y] = cellXY(selected);
-		ctx.strokeStyle = "#0b3bff";
-		ctx.lineWidth = Math.max(1, Math.min(3, Math.floor(s / 3)));
-		const o = ctx.lineWidth / 2;
-		ctx.strokeRect(x + o, y + o, s - 2 * o, s - 2 * o);
-	}
+	if (x1 < 0)
+		return;
+	const d = L.dpr;
+	ctx.putImageData(img, 0, 0, Math.floor(x0 * d), Math.floor(y0 * d),
+		Math.ceil((x1 - x0) * d) + 1, Math.ceil((y1 - y0) * d) + 1);
 }
 const paintCell = (i) => paintCells([i]);
 function paintFrame() {
@@ -339,6 +328,8 @@ function paintFrame() {
 function paint() {
 	if (repaintAll) {
 		paintFrame();
+		img = ctx.getImageData(0, 0, canvas.width, canvas.height);
+		px32 = new Uint32Array(img.data.buffer);
 		const all = new Array(N);
 		for (let i = 0; i < N; i++)
 			all[i] = i;
