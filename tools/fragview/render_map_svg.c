@@ -43,8 +43,9 @@ static void put_block(FILE *out, const struct fv_model *m,
 	put_rgb(out, mt);
 	if (map_block_marked(b))
 		fputs("\" stroke=\"#1a1a1a\" stroke-width=\"1.6", out);
-	fprintf(out, "\"><title>pfn 0x%" PRIx64 "-0x%" PRIx64 " %s",
-		b->pfn, b->pfn + v->pages_per_block - 1, fv_mt_name(mt));
+	fprintf(out, "\"><title>pfn 0x%" PRIx64 "-0x%" PRIx64 " %s, node %d %s",
+		b->pfn, b->pfn + v->pages_per_block - 1, fv_mt_name(mt),
+		b->nid, fv_zone_name(b->zone));
 	fprintf(out, " (steals %u, claims %u, flips %u, migrated %u ok %u failed)"
 		"</title></rect>\n", b->n.steals, b->n.claims, b->n.flips,
 		b->n.migrate_ok, b->n.migrate_fail);
