@@ -60,6 +60,9 @@ check_logs() {
 		fi
 	done
 	[ -r "$2/console.log" ] || { echo "# no console log in $2"; found=1; }
+	# whole reports, for the findings
+	[ "$found" = 0 ] || tr -d '\r' < "$2/console.log" |
+		grep -E -A 60 -- "$splat_re" > "$2/splats.txt"
 	result $found "$1: no BUG/WARNING/lockdep/KASAN/Oops in the kernel logs"
 }
 
