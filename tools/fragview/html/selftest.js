@@ -116,6 +116,23 @@ window.fragviewSelftest = function () {
 		return fv.typesAt(fv.time()).join("") === fv.typesAt(t0).join("") ||
 			"stepping back did not return to the start";
 	});
+	check("highlight-toggles", () => {
+		const ids = ["fv-dim", "fv-mk-steal", "fv-mk-flip", "fv-mk-mig",
+			"fv-mk-fail", "fv-mk-check"];
+		const flip = (id) => {
+			const e = document.getElementById(id);
+			e.checked = !e.checked;
+			e.dispatchEvent(new Event("change"));
+		};
+		for (const id of ids) {
+			flip(id);
+			const r = cellsMatch(fv.typesAt(fv.time()));
+			if (r !== true)
+				return id + " toggled: " + r;
+		}
+		ids.forEach(flip);	/* back as they were */
+		return cellsMatch(fv.typesAt(fv.time()));
+	});
 	check("chart-hover", () => {
 		const cv = document.querySelector("#fv-charts canvas");
 		const r = cv.getBoundingClientRect();
