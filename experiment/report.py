@@ -54,7 +54,11 @@ def write_maps(path, maps):
            "<h1>Pageblock maps: grouping by mobility on vs off</h1>",
            "<p>Same fragmenting load (exp-highalloc, compaction off, run 1),"
            " rendered by <code>fragview map --format html</code> at the"
-           " moment of each huge page attempt.</p>"]
+           " moment of each huge page attempt. With grouping off the kernel"
+           " records every pageblock as Unmovable"
+           " (<code>set_pageblock_migratetype()</code>), so that map is one"
+           " colour by design: the allocator no longer keeps any block for"
+           " one kind of page.</p>"]
     for phase, gs in cols.items():
         out.append(f"<h2>{html.escape(phase)}</h2><div class=row>")
         for g, label in (("off", "clean: page_group_by_mobility=off"),
@@ -209,6 +213,25 @@ def main():
           " compaction off, grouping off and on side by side, at the under-load"
           " and at-rest attempts (`fragview map --at` the `fv-exp` trace"
           " markers).")
+        txt = {}
+        for m in maps:
+            g, phase, at, f = m.split(" ", 3)
+            t = f[:-len(".html")] + ".txt"
+            if os.path.exists(t):
+                txt[(g, phase)] = open(t).read().splitlines()
+        for phase in ("under-load", "at-rest"):
+            if ("on", phase) in txt and ("off", phase) in txt:
+                w("")
+                w(f"`fragview map --format txt`, {phase}, first rows of node 0"
+                  " (U/M/R = Unmovable/Movable/Reclaimable block; lower case: stolen"
+                  " from or flipped during the capture, as fragview's legend says):")
+                w("")
+                w("```")
+                for g, label in (("off", "grouping off"), ("on", "grouping on")):
+                    rows_ = [l for l in txt[(g, phase)] if l.startswith("  0x")][:5]
+                    w(f"{label}:")
+                    w("\n".join(rows_))
+                w("```")
     else:
         w("Not generated (see the notes above).")
     w("")
