@@ -108,6 +108,7 @@ struct reader {
 	struct event_dec dec[NR_SPECS];
 	int nr_dec;
 	bool native;			/* capture byte order == ours */
+	int type_offset, type_size;	/* common_type, for the native path */
 	uint8_t dec_of_id[65536];	/* event id -> dec index + 1 */
 	struct fv_event batch[WIRE_BATCH];
 	size_t nr_batch;
@@ -318,6 +319,14 @@ static bool setup_event(struct reader *r, const struct event_spec *spec)
 			d->min_size = f->offset + f->size;
 	}
 	walk_args(d, ev->print_fmt.args, 0);
+	{
+		struct tep_format_field *t = tep_find_common_field(ev, "common_type");
+
+		if (t) {
+			r->type_offset = t->offset;
+			r->type_size = t->size;
+		}
+	}
 	if (d->id >= 0 && d->id <= 65535)
 		r->dec_of_id[d->id] = r->nr_dec + 1;
 	for (int i = 0; i < d->nr_fields; i++) {
@@ -485,7 +494,15 @@ static int on_record(struct tracecmd_input *h, struct tep_record *rec,
 		r->end.nr_missed++;
 	if (rec->size < 2)
 		return 0;
-	type = tep_data_type(r->tep, rec);
+	/* tep_data_type() is a call and a byte-order switch per record */
+	if (r->native && r->type_size == 2 && rec->size >= r->type_offset + 2) {
+		uint16_t t;
+
+		memcpy(&t, (const uint8_t *)rec->data + r->type_offset, 2);
+		type = t;
+	} else {
+		type = tep_data_type(r->tep, rec);
+	}
 	if (type < 0 || type > 65535 || !r->dec_of_id[type])
 		return 0;
 	d = &r->dec[r->dec_of_id[type] - 1];
