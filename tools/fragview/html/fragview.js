@@ -550,6 +550,30 @@ function summary() {
 	}
 }
 
+/* The blocks most steals, flips and failed migrations went to. */
+function renderHot() {
+	const score = (i) => D.steals[i] + D.flips[i] + D.mfail[i];
+	const top = [];
+	for (let i = 0; i < N; i++) {
+		if (!score(i))
+			continue;
+		top.push(i);
+		if (top.length > 64) {	/* keep it a partial sort */
+			top.sort((a, b) => score(b) - score(a));
+			top.length = 8;
+		}
+	}
+	top.sort((a, b) => score(b) - score(a));
+	top.length = Math.min(top.length, 8);
+	$("fv-hot").innerHTML = top.length ? "<tr><th></th><th>pfn</th><th>steals</th>" +
+		"<th>flips</th><th>migr. failed</th></tr>" + top.map((i) =>
+		"<tr class=\"blk\" data-b=\"" + i + "\"><td><span class=\"sw\" style=\"background:" +
+		PAL[D.final.charCodeAt(i) - 48] + "\"></span></td><td>" + hex(pfn[i]) +
+		"</td><td>" + fmtN(D.steals[i]) + "</td><td>" + fmtN(D.flips[i]) +
+		"</td><td>" + fmtN(D.mfail[i]) + "</td></tr>").join("") :
+		"<tr><td class=\"hint\">no steal, flip or failed migration</td></tr>";
+}
+
 /* ---- wiring ---- */
 function readMarks() {
 	marks = { steal: $("fv-mk-steal").checked, flip: $("fv-mk-flip").checked,
@@ -631,6 +655,11 @@ function wire() {
 		if (i >= 0)
 			select(i);
 	});
+	$("fv-hot").addEventListener("click", (ev) => {
+		const tr = ev.target.closest("tr.blk");
+		if (tr)
+			select(Number(tr.dataset.b));
+	});
 	$("fv-details").addEventListener("click", (ev) => {
 		const tr = ev.target.closest("tr.ev");
 		if (tr)
@@ -672,6 +701,7 @@ window.fragview = {
 summary();
 readMarks();
 renderLegend();
+renderHot();
 wire();
 layout();
 drawCharts();

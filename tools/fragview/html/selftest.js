@@ -174,6 +174,17 @@ window.fragviewSelftest = function () {
 		fv.select(-1);
 		return rows === fv.histLen(best) || rows + " rows, want " + fv.histLen(best);
 	});
+	check("busiest-blocks", () => {
+		const rows = document.querySelectorAll("#fv-hot tr.blk");
+		if (!rows.length)
+			return fv.nrFlips ? "no busiest blocks listed" :
+				{ skip: "nothing happened to any block" };
+		rows[0].dispatchEvent(new MouseEvent("click", { bubbles: true }));
+		const b = Number(rows[0].dataset.b);
+		const got = fv.selected();
+		fv.select(-1);
+		return got === b || "clicking the first row selected " + got;
+	});
 	check("charts-drawn", () => {
 		const cvs = document.querySelectorAll("#fv-charts canvas");
 		if (cvs.length < 6)
