@@ -55,6 +55,7 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
+only=("${parts[@]}")
 [ ${#parts[@]} -gt 0 ] || parts=(size overhead throughput mapdump)
 want() { [[ " ${parts[*]} " == *" $1 "* ]]; }
 
@@ -81,11 +82,27 @@ command -v trace-cmd >/dev/null || die "trace-cmd missing (make deps)"
 	die "cannot build fragview"
 mkdir -p "$OUTDIR" "$CAPDIR"
 DATA=$OUTDIR/data.tsv		# part  key...  value
-: > "$DATA"
 CMDS=$OUTDIR/commands.txt
-: > "$CMDS"
 NOTES=$OUTDIR/notes.txt
-: > "$NOTES"
+# --only re-measures some parts and keeps the others' earlier data
+declare -A rows_of=([size]='size' [overhead]='load|overhead|icount'
+	[throughput]='events|mix|tput' [mapdump]='mapdump')
+declare -A cmds_of=([size]='^size ' [overhead]='bench-overhead|-icount'
+	[throughput]='trace-cmd report|fragview (stats|map)|bench-bigtrace|scenario fragment'
+	[mapdump]='bench-mapdump')
+if [ ${#only[@]} -gt 0 ] && [ -s "$DATA" ]; then
+	for p in "${only[@]}"; do
+		grep -Ev "^(${rows_of[$p]})	" "$DATA" > "$DATA.tmp" || true
+		mv "$DATA.tmp" "$DATA"
+		grep -Ev "${cmds_of[$p]}" "$CMDS" > "$CMDS.tmp" || true
+		mv "$CMDS.tmp" "$CMDS"
+	done
+	say "--only ${only[*]}: keeping the other parts' data in $DATA"
+else
+	: > "$DATA"
+	: > "$CMDS"
+	: > "$NOTES"
+fi
 note() { echo "$*" | tee -a "$NOTES" >&2; }
 record_cmd() { echo "$*" >> "$CMDS"; }
 
@@ -158,7 +175,12 @@ icount_guest() {
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	local q=(qemu-system-x86_64 -accel tcg -cpu max -icount shift=0,sleep=off
-		-smp 1 -m 1024M -kernel "$kernel" -initrd "$INITRD"
+		-smp 1 -m 1024M
+		-object memory-backend-ram,id=mem0,size=512M
+		-object memory-backend-ram,id=mem1,size=512M
+		-numa node,nodeid=0,memdev=mem0,cpus=0
+		-numa node,nodeid=1,memdev=mem1
+		-kernel "$kernel" -initrd "$INITRD"
 		-append "$cmdline" -nographic -no-reboot
 		-serial "file:$dir/console.log" -monitor none)
 	record_cmd "${q[*]}"

@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# bench-overhead: time faultloop (order-0 anonymous faults) and
-# bench-pipeloop (order-0/2/3 pipe allocations) with the mobility events
-# off and on, alternating, for bench/run.sh.  No trace-cmd: the events are
+# bench-overhead: time faultloop (order-0 anonymous faults),
+# bench-pipeloop (order-0/2/3 pipe allocations) and bench-migrateloop
+# (move_pages between two nodes) with the mobility events off and on,
+# alternating, for bench/run.sh.  No trace-cmd: the events are
 # switched on through tracefs alone and nobody reads the ring buffer
 # (overwrite mode), which is the cost a user pays while recording.
 # Kernel parameters read: fv.bench.reps=N (default 10).
@@ -44,20 +45,32 @@ set_mode() {
 	fi
 }
 
+# move_pages between the two nodes fires migrate_folio once per page: the
+# event-heavy workload
+numa=0
+[ ! -d /sys/devices/system/node/node1 ] || numa=1
+[ $numa = 1 ] || echo "bench: one NUMA node: migrateloop not run"
+
 run_one() {	# MODE REP
 	set_mode "$1"
 	f=$(faultloop -s 65536 -n 1)
 	p=$(bench-pipeloop -n 800)
+	m=
+	[ $numa = 0 ] || m=$(bench-migrateloop -n 256 -i 10) ||
+		echo "bench: migrateloop: pages failed to move: $m"
 	ev=
 	[ "$1" = on ] && ev=" events $(ring_events)"
 	set_mode off
 	echo "result faultloop $1 $2 $(echo "$f" | awk '{ print $NF }')$ev"
 	echo "result pipeloop $1 $2 $(echo "$p" | awk '{ print $NF }')"
+	[ $numa = 0 ] ||
+		echo "result migrateloop $1 $2 $(echo "$m" | awk '{ print $NF }')"
 }
 
 # warm-up: page tables, slab caches, pcp lists
 faultloop -s 65536 -n 1 > /dev/null
 bench-pipeloop -n 500 > /dev/null
+[ $numa = 0 ] || bench-migrateloop -n 256 -i 2 > /dev/null
 i=1
 while [ $i -le "$reps" ]; do
 	# alternate which mode goes first so drift hits both equally
