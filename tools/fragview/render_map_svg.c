@@ -2,7 +2,7 @@
 /*
  * render_map_svg.c - the pageblock map as a standalone SVG for papers:
  * per zone a heading and a grid of squares, one per block, filled with
- * the type's colour; blocks stolen from or flipped get a dark outline.
+ * the type's colour; blocks stolen from or flipped carry small marks.
  * Each square carries a <title> (tooltip in viewers) with its pfn range,
  * type and counters.  Plain attributes only (no CSS, scripts or fonts),
  * so LaTeX/Inkscape/rsvg conversions agree with browsers.
@@ -19,6 +19,7 @@
 #define ZONE_H	34		/* zone heading above its grid */
 #define ZONE_GAP 14
 #define LEGEND_ROW 18
+#define LEGEND_ENTRIES (FV_MT_NR + 2)	/* types, stolen from, flipped */
 
 static void put_rgb(FILE *out, unsigned int mt)
 {
@@ -32,23 +33,54 @@ static size_t zone_rows(const struct fv_zone *z)
 	return (z->nr + COLS - 1) / COLS;
 }
 
+/*
+ * The same glyphs as the HTML map: a dark corner square for a block pages
+ * were stolen from, a hollow centre square for a block that changed type.
+ * Small marks keep runs of marked blocks readable, unlike outlines.
+ */
+static void put_marks(FILE *out, bool stolen, bool flipped, int x, int y)
+{
+	if (stolen)
+		fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"3\" height=\"3\" "
+			"fill=\"#111111\"/>", x + CELL - 3, y);
+	if (flipped)
+		fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"4\" height=\"4\" "
+			"fill=\"#111111\"/><rect x=\"%d\" y=\"%d\" width=\"2\" "
+			"height=\"2\" fill=\"#ffffff\"/>", x + 3, y + 3, x + 4,
+			y + 4);
+}
+
 static void put_block(FILE *out, const struct fv_model *m,
 		      const struct map_view *v, size_t i, int x, int y)
 {
 	const struct fv_block *b = &m->blocks[i];
 	unsigned int mt = map_mt_clamp(v->mt[i]);
+	bool marked = map_block_marked(b);
 
-	fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"",
-		x, y, CELL, CELL);
-	put_rgb(out, mt);
-	if (map_block_marked(b))
-		fputs("\" stroke=\"#1a1a1a\" stroke-width=\"1.6", out);
-	fprintf(out, "\"><title>pfn 0x%" PRIx64 "-0x%" PRIx64 " %s, node %d %s",
+	/* a marked block is a group, so its tooltip covers the marks too */
+	fputs(marked ? "<g><title>" : "<rect x=\"", out);
+	if (!marked) {
+		fprintf(out, "%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"",
+			x, y, CELL, CELL);
+		put_rgb(out, mt);
+		fputs("\"><title>", out);
+	}
+	fprintf(out, "pfn 0x%" PRIx64 "-0x%" PRIx64 " %s, node %d %s",
 		b->pfn, b->pfn + v->pages_per_block - 1, fv_mt_name(mt),
 		b->nid, fv_zone_name(b->zone));
-	fprintf(out, " (steals %u, claims %u, flips %u, migrated %u ok %u failed)"
-		"</title></rect>\n", b->n.steals, b->n.claims, b->n.flips,
+	fprintf(out, " (steals %u, claims %u, flips %u, migrated %u ok %u "
+		"failed)</title>", b->n.steals, b->n.claims, b->n.flips,
 		b->n.migrate_ok, b->n.migrate_fail);
+	if (!marked) {
+		fputs("</rect>\n", out);
+		return;
+	}
+	fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
+		"fill=\"", x, y, CELL, CELL);
+	put_rgb(out, mt);
+	fputs("\"/>", out);
+	put_marks(out, b->n.steals > 0, b->n.flips > 0, x, y);
+	fputs("</g>\n", out);
 }
 
 static int put_zone(FILE *out, const struct fv_model *m,
@@ -71,28 +103,41 @@ static int put_zone(FILE *out, const struct fv_model *m,
 	return y + (int)zone_rows(z) * PITCH + ZONE_GAP;
 }
 
-static void put_legend(FILE *out, const struct map_view *v, int y)
+static void put_legend(FILE *out, const struct fv_model *m,
+		       const struct map_view *v, int y)
 {
+	size_t stolen = 0, flipped = 0;
+
+	for (size_t z = 0; z < m->nr_zones; z++) {
+		const struct fv_zone *zone = &m->zones[z];
+
+		for (size_t i = zone->first; v->zone_shown[z] &&
+		     i < zone->first + zone->nr; i++) {
+			stolen += m->blocks[i].n.steals > 0;
+			flipped += m->blocks[i].n.flips > 0;
+		}
+	}
 	fprintf(out, "<g font-size=\"11\">\n");
-	for (unsigned int mt = 0; mt <= FV_MT_NR; mt++) {
-		int x = MARGIN + (int)(mt % 4) * 170;
-		int ry = y + (int)(mt / 4) * LEGEND_ROW;
+	/* the types, then the two marks on a Movable swatch */
+	for (unsigned int k = 0; k < LEGEND_ENTRIES; k++) {
+		int x = MARGIN + (int)(k % 4) * 170;
+		int ry = y + (int)(k / 4) * LEGEND_ROW;
+		unsigned int mt = k < FV_MT_NR ? k : FV_MT_MOVABLE;
 
 		fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
 			"fill=\"", x, ry, CELL, CELL);
-		if (mt == FV_MT_NR) {
-			/* the last entry explains the outline */
-			fputs("#ffffff\" stroke=\"#1a1a1a\" stroke-width=\"1.6\"/>",
-			      out);
-			fprintf(out, "<text x=\"%d\" y=\"%d\">stolen from or "
-				"flipped: %zu</text>\n", x + CELL + 6,
-				ry + CELL - 1, v->nr_marked);
-			break;
-		}
 		put_rgb(out, mt);
-		fprintf(out, "\"/><text x=\"%d\" y=\"%d\">%s: %" PRIu64
-			"</text>\n", x + CELL + 6, ry + CELL - 1,
-			fv_mt_name(mt), v->count[mt]);
+		fputs("\"/>", out);
+		put_marks(out, k == FV_MT_NR, k == FV_MT_NR + 1, x, ry);
+		fprintf(out, "<text x=\"%d\" y=\"%d\">", x + CELL + 6,
+			ry + CELL - 1);
+		if (k < FV_MT_NR)
+			fprintf(out, "%s: %" PRIu64, fv_mt_name(mt), v->count[mt]);
+		else if (k == FV_MT_NR)
+			fprintf(out, "stolen from: %zu", stolen);
+		else
+			fprintf(out, "flipped: %zu", flipped);
+		fputs("</text>\n", out);
 	}
 	fprintf(out, "</g>\n");
 }
@@ -103,7 +148,7 @@ int render_map_svg(FILE *out, const struct fv_model *m,
 	struct map_view v;
 	int width = 2 * MARGIN + COLS * PITCH;
 	int height = TITLE_H;
-	int legend_rows = (FV_MT_NR + 1 + 3) / 4;
+	int legend_rows = (LEGEND_ENTRIES + 3) / 4;
 	char when[64];
 	int y;
 
@@ -139,7 +184,7 @@ int render_map_svg(FILE *out, const struct fv_model *m,
 	for (size_t z = 0; z < m->nr_zones; z++)
 		if (v.zone_shown[z])
 			y = put_zone(out, m, &v, &m->zones[z], y);
-	put_legend(out, &v, y);
+	put_legend(out, m, &v, y);
 	fputs("</svg>\n", out);
 	map_view_free(&v);
 	return 0;
