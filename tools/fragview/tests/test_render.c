@@ -221,6 +221,9 @@ static void build_big(struct fv_model *m, size_t nb, size_t nev)
 		case 0: {
 			int to = (seed >> 40) % 3;
 
+			if (to == cur[k])	/* a flip changes the type */
+				to = (to + 1) % 3;
+
 			flip(m, ts, 0, zone, 0x1000 + k * PPB, cur[k], to,
 			     FV_FLIP_STEAL);
 			cur[k] = to;
