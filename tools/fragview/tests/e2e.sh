@@ -203,16 +203,31 @@ for c in map stats check dump; do
 done
 expect "--version" 0 "" -- "$fv" --version
 
-# ---- the lead's fixtures, when they exist
+# ---- the lead's fixtures (real guest captures), when they exist
+letters() { sed -n 's/^  0x[0-9a-f]* //p' | tr -d ' \n' | tr a-z A-Z; }
 for f in "$fixtures"/*.dat; do
 	[ -e "$f" ] || continue
+	b=$(basename "$f" .dat)
 	"$fv" stats "$f" >/dev/null 2>err.txt
 	rc=$?
-	[ $rc -le 1 ] && ! grep -qv '^fragview: ' err.txt &&
-		ok "fixture $(basename "$f"): stats exit $rc" ||
-		nok "fixture $(basename "$f")" "status $rc: $(cat err.txt)"
+	[ $rc = 0 ] && ! grep -qv '^fragview: ' err.txt &&
+		ok "fixture $b: stats" || nok "fixture $b: stats" "status $rc: $(cat err.txt)"
+	case $b in
+	stock-*)
+		expect "fixture $b: map explains the stock kernel" 1 \
+			"fragview: $f: stock-kernel capture (kmem/migrate events only): map and check need the mobility events of the patched kernel" \
+			-- "$fv" map "$f" --format txt
+		continue;;
+	esac
+	expect "fixture $b: check is exact on the real kernel" 0 "" -- "$fv" check "$f"
+	[ -e "${f%.dat}.pageblocks" ] || continue
+	# the end map the guest read from debugfs while recording
+	want=$("$fv" dump "${f%.dat}.pageblocks" --format txt | letters)
+	got=$("$fv" map "$f" --format txt | letters)
+	[ -n "$want" ] && [ "$got" = "$want" ] &&
+		ok "fixture $b: replayed map equals the debugfs end map" ||
+		nok "fixture $b: map vs end map" "got  $got" "want $want"
 done
-
 for f in "$fixtures"/*.pageblocks; do
 	[ -e "$f" ] || continue
 	expect "fixture $(basename "$f"): dump draws it" 0 "" -- "$fv" dump "$f" --format txt
@@ -241,3 +256,9 @@ rc=$?
 [ $rc = 1 ] && [ $(($(date +%s) - start)) -lt 10 ] &&
 	[ "$(cat err.txt)" = "fragview: mob.dat: corrupt capture? the reader made no progress for 2 s" ] &&
 	ok "reader hang stopped by the timeout" || nok "reader hang" "status $rc: $(cat err.txt)"
+
+# ---- and damaged copies of a real (v7) guest capture
+if [ -e "$fixtures/fragment.dat" ]; then
+	python3 "$here/mutate.py" "$fv" "$fixtures/fragment.dat" 100 | tail -1 |
+		sed 's/^\(n*o*t* *ok - \)/\1fragment.dat: /'
+fi
