@@ -126,6 +126,11 @@ for i in $(seq 0 $((n - 1))); do
 		nok "map --at $at" "got  $got" "want $want"
 done
 expect "map --zone 0/DMA32" 0 "" -- "$fv" map mob.dat --zone 0/DMA32 --format txt
+expect "map --zone matching nothing" 1 \
+	"fragview: no zone in the capture matches the --zone filter" \
+	-- "$fv" map mob.dat --zone 3/Normal --format txt -o nozone.txt
+[ ! -e nozone.txt ] && ok "map --zone failure leaves no output file" ||
+	nok "map --zone failure left nozone.txt"
 echo good > keep.txt
 expect "map -o keeps a good file when the run fails" 1 \
 	"fragview: none.dat: no mobility or kmem/migrate events in this capture" \
