@@ -58,9 +58,8 @@ int main(int argc, char **argv)
 		usage(stdout);
 		show_help("");
 	}
-	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))
 		show_help("fragview " FRAGVIEW_VERSION "\n");
-	}
 	if (!strcmp(argv[1], "help")) {
 		if (argc < 3) {
 			usage(stdout);

@@ -369,17 +369,31 @@ static int64_t field_value(const struct field_dec *fd, const void *data,
 {
 	const uint8_t *p = (const uint8_t *)data + fd->f->offset;
 	unsigned long long v = 0;
+	uint8_t u8;
+	uint16_t u16;
+	uint32_t u32;
+	uint64_t u64;
 
-	if (native) {
-		switch (fd->size) {
-		case 1: { uint8_t x = *p; v = x; break; }
-		case 2: { uint16_t x; memcpy(&x, p, 2); v = x; break; }
-		case 4: { uint32_t x; memcpy(&x, p, 4); v = x; break; }
-		case 8: { uint64_t x; memcpy(&x, p, 8); v = x; break; }
-		default: tep_read_number_field(fd->f, data, &v); break;
-		}
-	} else {
+	switch (native ? fd->size : 0) {
+	case 1:
+		memcpy(&u8, p, 1);
+		v = u8;
+		break;
+	case 2:
+		memcpy(&u16, p, 2);
+		v = u16;
+		break;
+	case 4:
+		memcpy(&u32, p, 4);
+		v = u32;
+		break;
+	case 8:
+		memcpy(&u64, p, 8);
+		v = u64;
+		break;
+	default:
 		tep_read_number_field(fd->f, data, &v);
+		break;
 	}
 	if (fd->is_signed && fd->size < 8) {
 		int shift = 64 - 8 * fd->size;

@@ -121,7 +121,9 @@ int out_open(struct out *o, const char *path)
 		     (int)(slash ? slash - path + 1 : 0), path) < 0)
 		die("out of memory");
 	fd = mkstemp(o->tmp);
-	if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
+	if (fd >= 0)
+		o->f = fdopen(fd, "w");
+	if (fd < 0 || !o->f) {
 		warn("%s: cannot write: %s", path, strerror(errno));
 		if (fd >= 0) {
 			close(fd);
