@@ -23,6 +23,8 @@
 # Results: a table on stdout and in bench/results.md (date, machine, the
 # exact commands); raw data in $OUT/bench/ (default out/bench).  Large
 # captures are kept in $FRAGVIEW_CACHE/bench/, never in the repo.
+# Takes ~25 min on the 2-core dev machine when the captures have to be
+# recorded (once per kernel + initramfs), ~17 min after that.
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
