@@ -52,7 +52,7 @@ while [ $# -gt 0 ]; do
 		[ $# -ge 2 ] && [ -s "$2" ] || die "$1 wants a bzImage"
 		if [ "$1" = --patched ]; then KP=$(realpath "$2"); else KU=$(realpath "$2"); fi
 		shift ;;
-	-h|--help) sed -n '4,25p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '4,27p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown option '$1'" ;;
 	esac
 	shift
