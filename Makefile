@@ -39,6 +39,14 @@ demo: deps fragview
 bench: deps fragview
 	@bench/run.sh
 
+## experiment   Gorman's 2005 high-order experiment, grouping on vs off
+experiment: deps fragview
+	@experiment/run.sh
+
+## check-debug  the guest tests on a lockdep/DEBUG_VM kernel
+check-debug: deps fragview
+	@tests/debug.sh
+
 ## fuzz         fragview's libFuzzer target for >= 1M executions
 fuzz: deps
 	@$(MAKE) -s -C tools/fragview fuzz

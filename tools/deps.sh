@@ -13,7 +13,9 @@ pkgs=(
 	pkg-config
 	# tests: fuzzing, the HTML page in a browser, KernelShark under X
 	clang libclang-rt-14-dev chromium kernelshark libkshark-dev
-	xvfb xauth x11-apps imagemagick
+	xvfb xauth x11-apps imagemagick libjson-c-dev
+	# test and benchmark scripts
+	python3 time
 )
 
 missing=()
