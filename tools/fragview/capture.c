@@ -7,13 +7,28 @@
 struct loader {
 	struct fv_model *m;
 	struct fv_stats *s;
+	const struct fv_trace_info *info;	/* which events the file has */
 };
+
+/*
+ * The stock events are the fallback for kernels without our series.  A
+ * patched kernel emits both for the same allocation or migration, so
+ * counting both would count everything twice: the mobility event, which
+ * says more, wins.
+ */
+static bool superseded(const struct fv_event *ev, const struct fv_trace_info *info)
+{
+	return (ev->kind == FV_EV_EXTFRAG && info->have[FV_EV_STEAL]) ||
+	       (ev->kind == FV_EV_MIGRATE_SUM && info->have[FV_EV_MIGRATE]);
+}
 
 static int on_event(const struct fv_event *ev, void *ctx)
 {
 	struct loader *l = ctx;
 	struct fv_event e;
 
+	if (superseded(ev, l->info))
+		return 0;
 	if (ev->kind == FV_EV_EXTFRAG) {
 		/* the stock event names a page; the block is ours to derive */
 		e = *ev;
@@ -30,7 +45,7 @@ static int on_event(const struct fv_event *ev, void *ctx)
 int load_capture(const char *path, struct fv_model *m, struct fv_stats *s,
 		 enum capture_need need, struct fv_trace_info *info)
 {
-	struct loader l = { .m = m, .s = s };
+	struct loader l = { .m = m, .s = s, .info = info };
 	bool mobility = false, stock;
 
 	if (fv_trace_read(path, info, on_event, &l))

@@ -31,7 +31,7 @@ const char *renderer_names(bool for_map)
 	if (b[0])
 		return b;
 	for (size_t i = 0; i < NR_RENDERERS; i++) {
-		if (!(for_map ? renderers[i].map : renderers[i].stats))
+		if (for_map ? !renderers[i].map : !renderers[i].stats)
 			continue;
 		if (b[0])
 			strcat(b, "|");
