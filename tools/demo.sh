@@ -37,12 +37,10 @@ start=$SECONDS
 if [ "$reuse" = 0 ] || [ ! -s "$out/trace.dat" ]; then
 	bz=$("$top/qemu/build-kernel.sh")
 	initrd=$("$top/qemu/build-initramfs.sh")
-	# scenarios name the boot options they need in a "# fv-append:" line
-	append=$(sed -n 's/^# fv-append: //p' "$top/qemu/guest/scenarios/$scenario.sh")
 	rm -rf "$out.boot"
 	say "booting the guest (TCG), scenario $scenario, $mem"
 	"$top/qemu/run-guest.sh" --kernel "$bz" --initrd "$initrd" --mem "$mem" \
-		--out "$out.boot" --append "$append" --scenario "$scenario"
+		--out "$out.boot" --scenario "$scenario"
 	mkdir -p "$out"
 	cp "$out.boot/$scenario"/* "$out/"
 	cp "$out.boot/console.log" "$out/"
@@ -53,7 +51,7 @@ say "rendering $out/"
 "$fragview" map --format html -o "$out/map.html" "$out/trace.dat"
 "$fragview" map --format svg -o "$out/map.svg" "$out/trace.dat"
 "$fragview" stats --format txt -o "$out/stats.txt" "$out/trace.dat"
-"$fragview" map --format ansi --width "$(tput cols 2>/dev/null || echo 100)" "$out/trace.dat"
+"$fragview" map --format ansi "$out/trace.dat"
 echo
 sed -n '1,40p' "$out/stats.txt"
 cat <<EOT
