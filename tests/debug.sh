@@ -104,6 +104,13 @@ if [ -r "$out/on/console.log" ]; then
 		 sed -E 's/^not ok/not_ok/')
 fi
 result "$([ -s "$out/on/status" ] && echo 0 || echo 1)" "debug guest ran the tests and wrote back its results"
+# saved by 06-offline-read after its hotplug cycles
+state=$out/on/06-offline-read/debug-state
+[ -r "$state" ] && sed 's/^/# /' "$state"
+grep -Eq '^ *debug_locks: *1$' "$state" 2>/dev/null
+result $? "lockdep still validating after the offline test (debug_locks 1)"
+[ -r "$state" ] && ! grep -Eq '^DirectMap(2M|1G): *[1-9]' "$state"
+result $? "debug_pagealloc is on (direct map in 4k pages only)"
 check_logs "tests boot" "$out/on"
 
 # --- boot 2: grouping by mobility off, the fragment scenario

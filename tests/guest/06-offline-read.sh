@@ -106,6 +106,13 @@ done
 [ -e "$OUT/fail" ] && { cat "$OUT/fail"; fail "reads failed"; }
 
 dmesg | sed "1,${dmesg_before}d" > "$OUT/dmesg"
+# for tests/debug.sh: is the debug kernel still checking?  (lockdep turns
+# itself off after its first report; debug_pagealloc=on maps the kernel's
+# direct map with 4k pages only)
+{
+	grep DirectMap /proc/meminfo
+	grep debug_locks /proc/lockdep_stats 2>/dev/null
+} > "$OUT/debug-state"
 if grep -E 'WARNING|BUG|lockdep|circular|Call Trace|Oops' "$OUT/dmesg"; then
 	fail "kernel warnings during the test"
 fi
