@@ -94,7 +94,7 @@ void show_help(const char *text)
 	exit(0);
 }
 
-int parse_zone_opt(const char *cmd, const char *arg, struct map_opts *o)
+void parse_zone_opt(const char *cmd, const char *arg, struct map_opts *o)
 {
 	int nid, zone;
 
@@ -103,5 +103,4 @@ int parse_zone_opt(const char *cmd, const char *arg, struct map_opts *o)
 			    cmd, arg);
 	o->zone_nid = nid;
 	o->zone_type = zone;
-	return 0;
 }

@@ -71,8 +71,7 @@ int cmd_dump(int argc, char **argv)
 			format = optarg;
 			break;
 		case 'z':
-			if (parse_zone_opt("dump", optarg, &o))
-				return EXIT_USAGE;
+			parse_zone_opt("dump", optarg, &o);
 			break;
 		case 'o':
 			output = optarg;

@@ -36,7 +36,7 @@ int write_map(const struct renderer *r, const char *path,
 	      const struct fv_model *m, const struct map_opts *o);
 
 /* --zone N/ZONE into o, or exit 2. */
-int parse_zone_opt(const char *cmd, const char *arg, struct map_opts *o);
+void parse_zone_opt(const char *cmd, const char *arg, struct map_opts *o);
 
 /* Reads a debugfs pageblock dump into m (finished); 0 or -1 (reported). */
 int load_dump(const char *path, struct fv_model *m);
