@@ -35,7 +35,10 @@ for e in events(os.path.join(d, 'trace.dat'), {'pageblock_steal', 'pageblock_fli
     mine = [f for f in before if lo <= f.num('pfn') < lo + span and
             f.f['new_mt'] == e.f['alloc_mt']]
     orphan_flips += [f.raw for f in before if f not in mine]
-    if not mine:
+    # A page can sit on another type's free list inside a block that
+    # already has the allocation's type: claiming that block changes
+    # nothing, and flips are only traced for real changes.
+    if not mine and e.f['block_mt'] != e.f['alloc_mt']:
         unmatched_steals.append(e.raw)
 for rest in pending.values():
     orphan_flips += [f.raw for f in rest]
