@@ -11,7 +11,8 @@
 # The guest gets two NUMA nodes splitting memory evenly, a serial console
 # logged to DIR/console.log and a sparse raw disk it writes a tar of /out
 # onto; the host extracts that into DIR.  Exit status: the guest's
-# scenario/tests status, or 1 with a clear message (timeout, no results).
+# scenario/tests status, or 1 with a clear message (timeout, no results),
+# which also goes to DIR/run-error.
 # TCG by default (-cpu max); FRAGVIEW_KVM=1 uses KVM instead.
 set -euo pipefail
 
@@ -20,6 +21,15 @@ DISK_SIZE=512M
 
 die() { echo "run-guest: error: $*" >&2; exit 1; }
 say() { echo "==> $*" >&2; }
+# fail MSG: give up on a boot; the reason also goes to DIR/run-error, for
+# the test harness, and the console's last lines to stderr, marked so
+# that no "ok N ..." line of the guest's can pass for a result
+fail() {
+	echo "$*" > "$out/run-error"
+	{ tail -n 20 "$console" | tr -d '\r' | sed 's/^/  console| /'; } \
+		>&2 2>/dev/null || true
+	die "$*"
+}
 usage() {
 	sed -n '7,9p' "${BASH_SOURCE[0]}" | sed '1s/^#  */usage: /; 2,$s/^#//' >&2
 	exit 2
@@ -99,7 +109,9 @@ fi
 
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-rm -rf "${out:?}"/status "$out"/console.log "$out"/disk.img
+# no result of an earlier boot in DIR may pass for this one's
+rm -rf "${out:?}"/status "$out"/tap "$out"/dmesg "$out"/run-error \
+	"$out"/console.log "$out"/disk.img
 disk=$out/disk.img
 truncate -s "$DISK_SIZE" "$disk"
 console=$out/console.log
@@ -141,28 +153,25 @@ fi
 elapsed=$(( $(date +%s) - start ))
 
 if [ $rc = 124 ] || [ $rc = 137 ]; then
-	tail -n 20 "$console" >&2
-	die "guest timed out after ${timeout}s (console: $console)"
+	fail "guest timed out after ${timeout}s (console: $console)"
 fi
 if [ $rc != 0 ]; then
-	cat "$out/qemu.log" >&2 2>/dev/null || true
-	die "qemu exited with $rc"
+	sed 's/^/  qemu| /' "$out/qemu.log" >&2 2>/dev/null || true
+	fail "qemu exited with $rc"
 fi
 
 # the guest's /out: a tar at the start of the disk
 if ! tar -xf "$disk" -C "$out" 2>"$out/untar.log"; then
 	cat "$out/untar.log" >&2
-	tail -n 20 "$console" >&2
-	die "no results on the guest disk (console: $console)"
+	fail "no results on the guest disk (console: $console)"
 fi
 rm -f "$disk" "$out/untar.log"
 
 if [ ! -s "$out/status" ]; then
-	tail -n 20 "$console" >&2
-	die "guest wrote no status file (console: $console)"
+	fail "guest wrote no status file (console: $console)"
 fi
 status=$(cat "$out/status")
-[[ $status =~ ^[0-9]+$ ]] || die "garbled guest status '$status'"
+[[ $status =~ ^[0-9]+$ ]] || fail "garbled guest status '$status'"
 
 # per-event counts of every capture, for the log and the tests
 for dat in "$out"/*/trace.dat; do
