@@ -1,19 +1,16 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # description: build the patched guest, boot it twice (grouping by mobility
-# on, running tests/guest/*.sh; and off, running the fragment scenario) and
-# check what the captures say on the host.
+# on, running tests/guest/*.sh; and off, running the fragment scenario),
+# fail on any kernel splat in either boot, and check what the captures say
+# on the host.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=${FRAGVIEW_OUT:-$top/out}/guest-tests
 fragview=$top/tools/fragview/fragview
-n=0 bad=0
-result() {	# result STATUS NAME
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else bad=$((bad + 1)); echo "not ok $n - $2"; fi
-}
-finish() { echo "$((n - bad)) passed, $bad failed"; [ "$bad" -eq 0 ]; exit; }
+# shellcheck source=tests/lib/tap.sh
+. "$top/tests/lib/tap.sh"
 # host_check SCRIPT ARGS...: a tests/host/ oracle prints its own ok/not ok
 # lines; one that dies (e.g. a missing capture) without any counts here
 host_check() {
@@ -30,34 +27,35 @@ bz=$("$top/qemu/build-kernel.sh")
 result $? "patched kernel builds ($bz)"
 initrd=$("$top/qemu/build-initramfs.sh")
 result $? "initramfs builds ($initrd)"
-[ "$bad" -eq 0 ] || finish
+[ "$tap_bad" -eq 0 ] || finish
 
 rm -rf "$out"
 mkdir -p "$out"
 # (run-guest.sh adds the boot options the scenarios declare, e.g. the
 # offline scenario's movablecore=)
+start=$SECONDS
 "$top/qemu/run-guest.sh" --kernel "$bz" --initrd "$initrd" --out "$out/on" \
 	--mem 1G --timeout 1500 --tests
-echo "# guest exit status $?"
-# the guest's own TAP lines, renumbered into ours
-if [ -r "$out/on/console.log" ]; then
-	while read -r st rest; do
-		name=$(echo "$rest" | sed -E 's/^[0-9]+ //')
-		case $st in
-		ok) result 0 "guest: $name" ;;
-		*) result 1 "guest: $name" ;;
-		esac
-	done < <(tr -d '\r' < "$out/on/console.log" | grep -E '^(ok|not ok) [0-9]+ ' |
-		 sed -E 's/^not ok/not_ok/')
-fi
-result "$([ -s "$out/on/status" ] && echo 0 || echo 1)" "guest ran the tests and wrote back its results"
+rc=$?
+echo "# tests boot: run-guest.sh exit $rc, $((SECONDS - start)) s"
+# the guest's TAP from the results tar, renumbered into ours
+guest_tap guest "$out/on" $rc
+check_logs "tests boot" "$out/on"
 
+start=$SECONDS
 "$top/qemu/run-guest.sh" --kernel "$bz" --initrd "$initrd" --out "$out/off" \
 	--mem 1G --append "page_group_by_mobility=off" --timeout 900 --scenario fragment
-result $? "grouping-off guest runs the fragment scenario"
+rc=$?
+echo "# grouping-off boot: run-guest.sh exit $rc, $((SECONDS - start)) s"
+boot_status "grouping-off guest, fragment scenario" "$out/off" $rc
+check_logs "grouping-off boot" "$out/off"
+if [ -f "$out/off/status" ]; then
+	host_check grouping_off.py "$out/off/fragment" "$out/off/dmesg"
+fi
 
-# host-side checks of the captures
+# host-side checks of the captures, of a boot that brought them back
 g=$out/on
+[ -f "$g/status" ] || { echo "# no results of the tests boot to check"; finish; }
 "$top/tracepoints/check-abi.sh" "$g/01-formats"
 result $? "event formats match tracepoints/ ABI"
 for s in 10-fragment 30-compact; do
@@ -73,5 +71,4 @@ for s in 10-fragment 20-migrate 30-compact 40-offline; do
 	"$fragview" check "$g/$s/trace.dat" > "$g/$s/fragview-check.txt" 2>&1
 	result $? "fragview check $s: $(head -n 1 "$g/$s/fragview-check.txt")"
 done
-host_check grouping_off.py "$out/off/fragment" "$out/off/dmesg"
 finish
