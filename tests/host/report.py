@@ -4,7 +4,15 @@
 Every event line of trace-cmd's default output looks like
     comm-pid [cpu] ts: event: key=value key=value ...
 and our events print each field as name=value (tracepoints/README.md).
+
+Every oracle reads either a capture directory (DIR/trace.dat through
+`trace-cmd report`, plus the scenario's other files) or, with --report, a
+saved `trace-cmd report` text (plain or .gz), so that tests/host/negative.sh
+can feed it doctored reports.
 """
+import argparse
+import gzip
+import os
 import re
 import subprocess
 import sys
@@ -12,6 +20,7 @@ import sys
 LINE = re.compile(r'^\s*(?P<comm>.*?)-(?P<pid>\d+)\s+\[(?P<cpu>\d+)\]\s+'
                   r'(?:\S+\s+)?(?P<ts>\d+\.\d+):\s+(?P<event>[\w:]+):\s*(?P<rest>.*)$')
 KV = re.compile(r'(\w+)=(\S+)')
+PAGEBLOCK_ORDER = 9
 
 
 class Event:
@@ -23,13 +32,31 @@ class Event:
     def num(self, key):
         return int(self.f[key], 0)
 
+    def __str__(self):
+        return self.raw.strip()
+
+
+def _lines(path):
+    """Lines of the report of PATH: a trace.dat, or a saved report text."""
+    with open(path, 'rb') as f:
+        head = f.read(10)
+    if head.startswith(b'\x17\x08\x44tracing'):
+        p = subprocess.Popen(['trace-cmd', 'report', '-i', path], stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL, text=True, errors='replace')
+        yield from p.stdout
+        if p.wait() != 0:
+            raise RuntimeError('trace-cmd report -i %s failed' % path)
+    elif head.startswith(b'\x1f\x8b'):
+        with gzip.open(path, 'rt', errors='replace') as f:
+            yield from f
+    else:
+        with open(path, errors='replace') as f:
+            yield from f
+
 
 def events(path, names=None):
-    """Yield Event for every line of `trace-cmd report` (optionally only names)."""
-    cmd = ['trace-cmd', 'report', '-i', path]
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                         text=True, errors='replace')
-    for line in p.stdout:
+    """Yield Event for every event line of the report (optionally only names)."""
+    for line in _lines(path):
         m = LINE.match(line)
         if not m:
             continue
@@ -38,12 +65,11 @@ def events(path, names=None):
             continue
         yield Event(float(m.group('ts')), int(m.group('cpu')), name,
                     dict(KV.findall(m.group('rest'))), line.rstrip('\n'))
-    if p.wait() != 0:
-        raise RuntimeError('trace-cmd report -i %s failed' % path)
 
 
 def read_pageblocks(path):
-    """Parse a debugfs pageblocks dump: {pfn: (nid, zone, type)}."""
+    """Parse a debugfs pageblocks dump: {pfn: (nid, zone, type)}.
+    Accepts the v1 (4 columns) and v2 (5 columns, gen) forms."""
     blocks = {}
     nid = zone = None
     with open(path) as f:
@@ -56,6 +82,91 @@ def read_pageblocks(path):
             elif w[0].startswith('0x'):
                 blocks[int(w[0], 16)] = (nid, zone, w[1])
     return blocks
+
+
+def read_pageblock_gens(path):
+    """{pfn: gen} from a v2 pageblocks dump (5th column); {} for v1."""
+    gens = {}
+    with open(path) as f:
+        for line in f:
+            w = line.split()
+            if len(w) >= 5 and w[0].startswith('0x'):
+                gens[int(w[0], 16)] = int(w[4])
+    return gens
+
+
+def oracle_args(description, files=(), extra=None):
+    """Command line of an oracle: DIR, or --report FILE plus its other files.
+
+    files: (name, default file in DIR, help) for inputs besides the capture.
+    extra: function(parser) adding more options.
+    Returns the parsed namespace with .capture and each file set (or None)."""
+    p = argparse.ArgumentParser(description=description)
+    p.add_argument('dir', nargs='?', help='scenario result directory (trace.dat, ...)')
+    p.add_argument('--report', help='saved `trace-cmd report` output instead of DIR/trace.dat')
+    p.add_argument('--name', help='name in the ok/not ok lines')
+    for name, default, hlp in files:
+        p.add_argument('--' + name.replace('_', '-'), dest=name,
+                       help='%s (default DIR/%s)' % (hlp, default))
+    if extra:
+        extra(p)
+    a = p.parse_args()
+    if not a.dir and not a.report:
+        p.error('give DIR or --report FILE')
+    a.capture = a.report or os.path.join(a.dir, 'trace.dat')
+    for name, default, _ in files:
+        if getattr(a, name) is None and a.dir and default:
+            path = os.path.join(a.dir, default)
+            setattr(a, name, path if os.path.exists(path) else None)
+    if not a.name:
+        a.name = os.path.basename((a.dir or a.report).rstrip('/'))
+    return a
+
+
+class BlockMap:
+    """Where every pageblock is and what type it has, replayed from the
+    capture alone: the first pageblock_state of a block, then every
+    pageblock_flip of it.  With ABI v2 gens a flip applies iff its gen is
+    above the gen of the state it would change; without (v1) trace order
+    decides (states and flips of a block are ordered by zone->lock and the
+    global clock).  Feed it every pageblock_state/pageblock_flip event in
+    trace order with update(); query between events."""
+
+    def __init__(self, dump=None):
+        self.where = {}             # pfn -> (nid, zone)
+        self.mt = {}                # pfn -> replayed type (only once a state was seen)
+        self.gen = {}               # pfn -> gen of what self.mt says (v2)
+        if dump:
+            for pfn, (nid, zone, _) in dump.items():
+                self.where[pfn] = (nid, zone)
+
+    def update(self, e):
+        pfn = e.num('pfn')
+        if e.name == 'pageblock_state':
+            self.where.setdefault(pfn, (int(e.f['nid']), e.f['zone']))
+            if pfn not in self.mt:
+                self.mt[pfn] = e.f['mt']
+                if 'gen' in e.f:
+                    self.gen[pfn] = e.num('gen')
+        elif e.name == 'pageblock_flip':
+            if e.f.get('new_mt') != 'none':
+                self.where[pfn] = (int(e.f['nid']), e.f['zone'])
+            if pfn in self.mt:
+                g = e.num('gen') if 'gen' in e.f else None
+                if g is None or g > self.gen.get(pfn, -1):
+                    self.mt[pfn] = e.f['new_mt']
+                    if g is not None:
+                        self.gen[pfn] = g
+
+    def block(self, pfn):
+        return pfn & ~((1 << PAGEBLOCK_ORDER) - 1)
+
+    def zone_of(self, pfn):
+        """(nid, zone) of the block holding pfn, or None if never seen."""
+        return self.where.get(self.block(pfn))
+
+    def type_of(self, pfn):
+        return self.mt.get(self.block(pfn))
 
 
 class Tap:
@@ -71,8 +182,11 @@ class Tap:
         else:
             self.bad += 1
             print('not ok %d - %s: %s' % (self.n, self.prefix, name))
-            for d in list(detail)[:10]:
+            detail = list(detail)
+            for d in detail[:10]:
                 print('#   %s' % d)
+            if len(detail) > 10:
+                print('#   ... and %d more' % (len(detail) - 10))
         return cond
 
     def done(self):
