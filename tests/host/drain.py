@@ -1,42 +1,105 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 # description: each pcp_drain event accounts for exactly the per-page
-# kmem:mm_page_pcpu_drain events of its batch (same CPU), by type and total.
-# usage: drain.py DIR
-import os
+# kmem:mm_page_pcpu_drain events of its batch (same CPU), by type and total,
+# names the node and zone those pages are in, and the CPU whose lists were
+# drained; no per-page drain is left without its batch; the scenario drained
+# at least --min-batches batches and with every --reasons reason.
+# usage: drain.py DIR | --report FILE  [--min-batches N] [--reasons a,b,...]
 import sys
-from report import Tap, events
+from report import Tap, events, BlockMap, read_pageblocks, oracle_args
 
-d = sys.argv[1]
-t = Tap('pcp_drain ' + os.path.basename(d.rstrip('/')))
+a = oracle_args('pcp_drain == its per-page mm_page_pcpu_drain events',
+                files=[('pageblocks', 'end.pageblocks', 'pageblocks dump (zone of every block)')],
+                extra=lambda p: (p.add_argument('--min-batches', type=int, default=1),
+                                 p.add_argument('--reasons', default='',
+                                                help='comma list of reasons that must occur')))
+t = Tap('pcp_drain ' + a.name)
 # kmem:mm_page_pcpu_drain prints the pcp list's migratetype as a number;
 # the three pcp types are the first three in every config
 PCP_TYPES = {'0': 'nr_unmovable', '1': 'nr_movable', '2': 'nr_reclaimable'}
-acc = {}            # cpu -> {field: pages} of per-page events since the last batch
+COSTLY_ORDER = 3
+# reasons whose batch runs on the CPU that owns the lists (pcp_drain.md)
+OWN_CPU = {'free_high', 'vmstat', 'local'}
+bmap = BlockMap(read_pageblocks(a.pageblocks) if a.pageblocks else None)
+
+acc = {}            # running cpu -> per-page events since its last batch
 seen = set()        # cpus whose first batch may have started before tracing
-drains = pages = 0
-bad, reasons = [], {}
-for e in events(os.path.join(d, 'trace.dat'), {'pcp_drain', 'mm_page_pcpu_drain'}):
-    a = acc.setdefault(e.cpu, {})
-    if e.name == 'mm_page_pcpu_drain':
-        n = 1 << e.num('order')
-        # HighAtomic/CMA pages sit on the Movable list (free_unref_page)
-        key = PCP_TYPES.get(e.f.get('migratetype'), 'nr_movable')
-        a[key] = a.get(key, 0) + n
-        a['total'] = a.get('total', 0) + n
+drains = pages = checked_zone = 0
+v2 = None
+bad, short_first, wrong_cpu, wrong_zone, reasons = [], [], [], [], {}
+for i, e in enumerate(events(a.capture)):
+    if e.name != 'mm_page_pcpu_drain' and e.cpu in acc:
+        acc[e.cpu]['cut'] = False      # a batch runs with irqs off: nothing between
+    if e.name in ('pageblock_state', 'pageblock_flip'):
+        bmap.update(e)
         continue
+    if e.name == 'mm_page_pcpu_drain':
+        a_ = acc.setdefault(e.cpu, {'pages': [], 'ev': [], 'zones': set(), 'cut': True})
+        a_['pages'].append((e.num('order'), e.f.get('migratetype')))
+        a_['ev'].append(i)
+        a_['zones'].add(bmap.zone_of(e.num('pfn')))
+        continue
+    if e.name != 'pcp_drain':
+        continue
+    v2 = 'nr_high_order' in e.f
+    a_ = acc.pop(e.cpu, {'pages': [], 'zones': set()})
     drains += 1
-    reasons[e.f['reason']] = reasons.get(e.f['reason'], 0) + 1
+    reason = e.f['reason']
+    reasons[reason] = reasons.get(reason, 0) + 1
     pages += e.num('total')
-    want = {k: e.num(k) for k in ('nr_unmovable', 'nr_movable', 'nr_reclaimable', 'total')}
-    got = {k: a.get(k, 0) for k in want}
-    if e.cpu in seen and want != got:
-        bad.append('%s: per-page events give %s' % (e.raw.strip(), got))
-    if sum(want[k] for k in PCP_TYPES.values()) != want['total']:
-        bad.append('%s: types do not add up to total' % e.raw.strip())
+    keys = ['nr_unmovable', 'nr_movable', 'nr_reclaimable'] + (['nr_high_order'] if v2 else [])
+    want = {k: e.num(k) for k in keys + ['total']}
+    got = dict.fromkeys(want, 0)
+    for order, mt in a_['pages']:
+        if v2 and order > COSTLY_ORDER:
+            key = 'nr_high_order'
+        else:
+            # HighAtomic/CMA pages sit on the Movable list (free_unref_page)
+            key = PCP_TYPES.get(mt, 'nr_movable')
+        got[key] += 1 << order
+        got['total'] += 1 << order
+    if e.cpu in seen:
+        if want != got:
+            bad.append('%s: per-page events give %s' % (e, got))
+    elif any(got[k] > want[k] for k in want):
+        # the first batch on a cpu may have begun before tracing did: it
+        # can miss per-page events, never have more
+        short_first.append('%s: per-page events give %s' % (e, got))
     seen.add(e.cpu)
-    acc[e.cpu] = {}
-t.check(drains > 0, 'the workload drained per-cpu lists (%d batches, %d pages, %s)'
-        % (drains, pages, ', '.join('%s %d' % kv for kv in sorted(reasons.items()))))
-t.check(not bad, 'every batch equals its per-page mm_page_pcpu_drain events', bad)
+    if sum(want[k] for k in keys) != want['total']:
+        bad.append('%s: the per-type counts do not add up to total' % e)
+    if reason in OWN_CPU and e.num('cpu') != e.cpu:
+        wrong_cpu.append('%s: reason %s runs on the owner, but ran on cpu %d' % (e, reason, e.cpu))
+    zones = a_['zones'] - {None}
+    if zones:
+        checked_zone += 1
+        if zones != {(e.num('nid'), e.f['zone'])}:
+            wrong_zone.append('%s: its pages are in %s' % (e, ', '.join(
+                'node %d %s' % z for z in sorted(zones))))
+
+# per-page drains after the last batch of their cpu: only one batch cut
+# off by the end of the capture (nothing else recorded on that cpu from its
+# first per-page event on)
+left = []
+for cpu, a_ in acc.items():
+    if not a_['cut']:
+        left.append('cpu %d: %d per-page drain events (%d pages) with no pcp_drain after '
+                    'them, and more events on that cpu' % (
+                        cpu, len(a_['ev']), sum(1 << o for o, _ in a_['pages'])))
+
+want_reasons = [r for r in a.reasons.split(',') if r]
+t.check(drains >= a.min_batches, 'the workload drained per-cpu lists (%d batches >= %d, '
+        '%d pages, %s)' % (drains, a.min_batches, pages,
+                           ', '.join('%s %d' % kv for kv in sorted(reasons.items()))))
+for r in want_reasons:
+    t.check(reasons.get(r, 0) > 0, 'drains with reason %s happened (%d)' % (r, reasons.get(r, 0)))
+t.check(not bad, 'every batch equals its per-page mm_page_pcpu_drain events (%s)'
+        % ('v2, nr_high_order = order > %d' % COSTLY_ORDER if v2 else 'v1'), bad)
+t.check(not short_first, 'no first batch on a cpu has more per-page events than it counts',
+        short_first)
+t.check(not left, 'every per-page drain event belongs to a pcp_drain batch', left)
+t.check(not wrong_cpu, 'cpu= is the cpu that ran free_high/vmstat/local drains', wrong_cpu)
+t.check(checked_zone > 0 and not wrong_zone, 'nid/zone are those of the drained pages '
+        '(%d batches checked)' % checked_zone, wrong_zone)
 t.done()
