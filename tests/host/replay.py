@@ -2,51 +2,183 @@
 # SPDX-License-Identifier: GPL-2.0
 # description: replay oracle, independent of fragview: the first snapshot plus
 # every pageblock_flip equals the last snapshot and the pageblocks dump taken
-# at the end, block for block.
-# usage: replay.py DIR   (DIR holds trace.dat and end.pageblocks)
-import os
-import sys
-from report import Tap, events, read_pageblocks
+# at the end, block for block; every snapshot is complete; every flip starts
+# from the replayed type and names its block's node and zone; with ABI v2
+# gens, each zone's flips carry consecutive gens (a gap is a lost flip) and
+# flips apply on a state iff flip.gen > state.gen; at least --min-flips flips.
+# usage: replay.py DIR | --report FILE [--pageblocks FILE] [--min-flips N]
+from report import (Tap, events, read_pageblocks, read_pageblock_gens, oracle_args,
+                    PAGEBLOCK_ORDER)
 
-d = sys.argv[1]
-t = Tap('replay ' + os.path.basename(d.rstrip('/')))
-state = {}          # pfn -> type, replayed
-last = {}           # pfn -> (seq, type) from the latest snapshot
-first_seq = None
-nflips = nstate = 0
-order_errors = []
-for e in events(os.path.join(d, 'trace.dat'),
-                {'pageblock_state', 'pageblock_flip'}):
-    pfn = e.num('pfn')
+a = oracle_args('first snapshot + flips == last snapshot == end dump',
+                files=[('pageblocks', 'end.pageblocks', 'pageblocks dump taken at the end')],
+                extra=lambda p: p.add_argument('--min-flips', type=int, default=1))
+t = Tap('replay ' + a.name)
+ABSENT = 'none'             # v2: a block offline (not in the map)
+
+snaps = {}                  # seq -> {pfn: (mt, gen, nid, zone)}
+order = []                  # seqs in order of appearance
+bounds = {}                 # (seq, nid, zone) -> {'begin': ev, 'end': ev, 'states': n}
+flips = []
+for e in events(a.capture, {'pageblock_state', 'pageblock_flip', 'pageblock_snapshot'}):
     if e.name == 'pageblock_state':
-        nstate += 1
         seq = e.num('seq')
-        if first_seq is None:
-            first_seq = seq
-        if seq == first_seq:
-            state[pfn] = e.f['mt']
-        last[pfn] = (seq, e.f['mt'])
+        if seq not in snaps:
+            snaps[seq] = {}
+            order.append(seq)
+        g = e.num('gen') if 'gen' in e.f else None
+        snaps[seq][e.num('pfn')] = (e.f['mt'], g, e.num('nid'), e.f['zone'])
+        b = bounds.setdefault((seq, e.num('nid'), e.f['zone']), {})
+        b['states'] = b.get('states', 0) + 1
+        b['state_ts'] = b.get('state_ts', e.ts)
+    elif e.name == 'pageblock_snapshot':
+        b = bounds.setdefault((e.num('seq'), e.num('nid'), e.f['zone']), {})
+        b[e.f['phase']] = e
+        if e.num('seq') not in snaps:
+            snaps[e.num('seq')] = {}
+            order.append(e.num('seq'))
     else:
-        nflips += 1
-        if pfn in state:
-            if state[pfn] != e.f['old_mt']:
-                order_errors.append('%#x: flip says old %s, replay has %s at %.6f'
-                                    % (pfn, e.f['old_mt'], state[pfn], e.ts))
-            state[pfn] = e.f['new_mt']
+        flips.append((len(flips), e))
+v2 = any('gen' in e.f for _, e in flips) or any(
+    g is not None for s in snaps.values() for _, g, _, _ in s.values())
 
-t.check(first_seq is not None, 'capture holds a baseline snapshot (%d states)' % nstate)
-seqs = {s for s, _ in last.values()}
-t.check(len(seqs) == 1 and first_seq not in seqs,
-        'capture holds a final snapshot after the baseline')
+t.check(len(order) >= 1 and snaps[order[0]], 'capture holds a baseline snapshot (%d states)'
+        % (len(snaps[order[0]]) if order else 0))
+t.check(len(order) >= 2, 'capture holds a final snapshot after the baseline (seqs %s)'
+        % order)
+if len(order) < 2 or not snaps[order[0]]:
+    t.done()
+first, lastseq = order[0], order[-1]
+dump = read_pageblocks(a.pageblocks) if a.pageblocks else {}
+
+# --- completeness of every snapshot
+trunc = []
+if any('begin' in b or 'end' in b for b in bounds.values()):
+    for (seq, nid, zone), b in sorted(bounds.items()):
+        n = b.get('states', 0)
+        if 'begin' not in b or 'end' not in b:
+            trunc.append('seq %d node %d %s: %s missing, %d states' % (
+                seq, nid, zone, ' and '.join(p for p in ('begin', 'end') if p not in b), n))
+        elif not b['begin'].num('nr_blocks') == b['end'].num('nr_blocks') == n:
+            trunc.append('seq %d node %d %s: begin says %d blocks, end %d, %d states seen'
+                         % (seq, nid, zone, b['begin'].num('nr_blocks'),
+                            b['end'].num('nr_blocks'), n))
+    kind = 'v2 begin/end nr_blocks'
+else:
+    kind = 'v1: same blocks as the baseline and the dump'
+# v1 (and v2 as well): a snapshot lists every block in the map at its time;
+# without offline/online flips that is the baseline's set of blocks
+moved = {e.num('pfn') for _, e in flips if ABSENT in (e.f['old_mt'], e.f['new_mt'])}
+ref = set(snaps[first]) | (set(dump) if dump else set())
+for seq in order:
+    missing = sorted(ref - set(snaps[seq]) - moved)
+    if missing:
+        trunc.append('seq %d: %d blocks missing (%s%s)' % (
+            seq, len(missing), ', '.join('%#x' % p for p in missing[:4]),
+            ', ...' if len(missing) > 4 else ''))
+t.check(not trunc, 'every snapshot is complete, none truncated (%d snapshots; %s)'
+        % (len(order), kind), trunc)
+
+# --- flips: where they are
+where = {}
+for s in (snaps[q] for q in order):
+    for pfn, (_, _, nid, zone) in s.items():
+        where.setdefault(pfn, (nid, zone))
+for pfn, (nid, zone, _) in dump.items():
+    where.setdefault(pfn, (nid, zone))
+misplaced = []
+for _, e in flips:
+    pfn = e.num('pfn')
+    if pfn & ((1 << PAGEBLOCK_ORDER) - 1):
+        misplaced.append('%s: pfn is not the first of a pageblock' % e)
+    elif pfn in where and where[pfn] != (e.num('nid'), e.f['zone']) and \
+            ABSENT not in (e.f['old_mt'], e.f['new_mt']):
+        misplaced.append('%s: the block is in node %d %s' % ((e,) + where[pfn]))
+t.check(not misplaced, 'every flip names its block\'s node and zone', misplaced)
+
+# --- v2: per zone, consecutive gens
+gaps = []
+if v2:
+    byzone = {}
+    for _, e in flips:
+        byzone.setdefault((e.num('nid'), e.f['zone']), []).append(e.num('gen'))
+    for (nid, zone), gens in sorted(byzone.items()):
+        gens.sort()
+        for x, y in zip(gens, gens[1:]):
+            if y == x:
+                gaps.append('node %d %s: two flips with gen %d' % (nid, zone, x))
+            elif y != x + 1:
+                gaps.append('node %d %s: lost flip(s): gens %d..%d missing' % (nid, zone, x + 1, y - 1))
+    # every change between the baseline and the final snapshot is in the
+    # capture: a zone's gen counts all of them
+    for (seq, nid, zone), b in sorted(bounds.items()):
+        end = bounds.get((lastseq, nid, zone), {}).get('end')
+        if seq != first or 'begin' not in b or not end:
+            continue
+        g0, g1 = b['begin'].num('gen'), end.num('gen')
+        have = set(byzone.get((nid, zone), []))
+        missing = [g for g in range(g0 + 1, g1 + 1) if g not in have]
+        if missing:
+            gaps.append('node %d %s: lost flip(s): %d of the gens %d..%d between the baseline '
+                        'and the final snapshot have no flip (%s)' % (
+                            nid, zone, len(missing), g0 + 1, g1,
+                            ', '.join(map(str, missing[:6]))))
+    t.check(not gaps, 'v2: every zone\'s flips carry consecutive gens, no flip lost', gaps)
+
+# --- replay
+state = {p: v[0] for p, v in snaps[first].items()}
+sgen = {p: v[1] for p, v in snaps[first].items()}
+if v2:
+    seqflips = sorted(flips, key=lambda ie: (ie[1].num('gen'), ie[0]))
+else:
+    seqflips = flips
+order_errors = []
+applied = {}            # pfn -> [(gen, type after)] for comparing later states
+for _, e in seqflips:
+    pfn = e.num('pfn')
+    g = e.num('gen') if v2 else None
+    if pfn not in state:
+        if e.f['old_mt'] != ABSENT:
+            continue        # before the block was known
+        state[pfn] = ABSENT
+    if v2 and sgen.get(pfn) is not None and g <= sgen[pfn]:
+        continue            # already in the baseline state
+    if state[pfn] != e.f['old_mt']:
+        order_errors.append('%s: flip says old %s, replay has %s' % (e, e.f['old_mt'], state[pfn]))
+    state[pfn] = e.f['new_mt']
+    applied.setdefault(pfn, []).append((g, e.f['new_mt']))
+
+
+def replayed_at(pfn, gen):
+    """Type of pfn after the flips with gen <= gen (v2), or after all (v1)."""
+    if gen is None:
+        return state.get(pfn)
+    mt = snaps[first].get(pfn, (ABSENT,))[0]
+    for g, new in applied.get(pfn, ()):
+        if g <= gen:
+            mt = new
+    return mt
+
+
+nflips = len(flips)
+t.check(nflips >= a.min_flips, 'the scenario flipped blocks (%d flips >= %d)'
+        % (nflips, a.min_flips))
 t.check(not order_errors, 'every flip starts from the replayed type (%d flips)' % nflips,
         order_errors)
-bad = ['%#x: replay %s, last snapshot %s' % (p, state.get(p), mt)
-       for p, (s, mt) in sorted(last.items()) if state.get(p) != mt]
-t.check(not bad, 'baseline + flips == last snapshot (%d blocks, %d mismatches)'
+last = snaps[lastseq]
+bad = ['%#x: replay %s, last snapshot %s' % (p, replayed_at(p, g), mt)
+       for p, (mt, g, _, _) in sorted(last.items()) if replayed_at(p, g) != mt]
+bad += ['%#x: replay %s, absent from the last snapshot' % (p, mt)
+        for p, mt in sorted(state.items()) if mt != ABSENT and p not in last and
+        not trunc]
+t.check(not bad, 'no flip lost: baseline + flips == last snapshot (%d blocks, %d mismatches)'
         % (len(last), len(bad)), bad)
-dump = read_pageblocks(os.path.join(d, 'end.pageblocks'))
-bad = ['%#x: replay %s, dump %s' % (p, state.get(p), v[2])
-       for p, v in sorted(dump.items()) if state.get(p) != v[2]]
-t.check(dump and not bad, 'baseline + flips == pageblocks dump at the end '
-        '(%d blocks, %d mismatches)' % (len(dump), len(bad)), bad)
+if a.pageblocks:
+    # a v2 dump says each block's gen (5th column): flips after it do not count
+    gens = read_pageblock_gens(a.pageblocks)
+    bad = ['%#x: replay %s, dump %s' % (p, replayed_at(p, gens.get(p) if v2 else None), v[2])
+           for p, v in sorted(dump.items())
+           if replayed_at(p, gens.get(p) if v2 else None) != v[2]]
+    t.check(dump and not bad, 'baseline + flips == pageblocks dump at the end '
+            '(%d blocks, %d mismatches)' % (len(dump), len(bad)), bad)
 t.done()
