@@ -1,43 +1,114 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-# description: move_pages(2)/migrate_pages(2) per-page results agree with the
-# migrate_folio events: each page that moved has one successful event from
-# its old pfn to its new pfn, and no page that failed has a successful one.
-# usage: movepages.py DIR   (DIR holds trace.dat and movepages.out)
-import os
-import sys
-from report import Tap, events
+# description: move_pages(2)/migrate_pages(2) per-page results (pfns from
+# /proc/self/pagemap) agree with the migrate_folio events: each page that
+# moved has exactly one successful event from its old pfn to its new pfn in
+# its step, of the expected order, from a block of the source node to one of
+# the target node, with src_mt/dst_mt the replayed types of those blocks; no
+# success is duplicated; a page left off its target has a failed event and
+# no successful one.
+# usage: movepages.py DIR | --report FILE --movepages FILE [--order N]
+from report import Tap, events, BlockMap, read_pageblocks, oracle_args
 
-d = sys.argv[1]
-t = Tap('movepages ' + os.path.basename(d.rstrip('/')))
-moved, failed = {}, {}          # pfn_before -> (pfn_after, line)
-with open(os.path.join(d, 'movepages.out')) as f:
+a = oracle_args('move_pages(2) statuses == migrate_folio events',
+                files=[('movepages', 'movepages.out', 'output of the movepages program'),
+                       ('pageblocks', 'end.pageblocks', 'pageblocks dump (node of every block)')],
+                extra=lambda p: p.add_argument('--order', type=int, default=0,
+                                               help='order of the moved folios (9: hugetlb)'))
+t = Tap('movepages ' + a.name)
+steps = []              # {'target': node, 'moved': {before: (after, line)}, 'failed': {...}}
+with open(a.movepages) as f:
     for line in f:
         w = line.split()
-        if not w or w[0] != 'page':
-            continue
-        kv = dict(zip(w[2::2], w[3::2]))
-        before, after = int(kv['pfn_before'], 0), int(kv['pfn_after'], 0)
-        if int(kv['status']) < 0:
-            failed[before] = line.strip()
-        elif before != after:
-            moved[before] = (after, line.strip())
+        if w[:1] == ['step']:
+            steps.append({'target': int(w[1].replace('to_node', '')), 'moved': {},
+                          'failed': {}, 'pfnless': 0})
+        elif w[:1] == ['page'] and steps:
+            kv = dict(zip(w[2::2], w[3::2]))
+            st = steps[-1]
+            before, after = int(kv['pfn_before'], 0), int(kv['pfn_after'], 0)
+            if not before or not after:
+                st['pfnless'] += 1
+            elif int(kv['status']) != st['target']:
+                st['failed'][before] = line.strip()
+            elif before != after:
+                st['moved'][before] = (after, line.strip())
 
-ok_events = {}
-reasons = set()
-for e in events(os.path.join(d, 'trace.dat'), {'migrate_folio'}):
-    if e.f['result'] in ('success', '0'):
-        ok_events.setdefault(e.num('src_pfn'), []).append(e)
-        reasons.add(e.f['reason'])
+bmap = BlockMap(read_pageblocks(a.pageblocks) if a.pageblocks else None)
+mig = []                # (event, src type replayed, dst type replayed)
+for e in events(a.capture, {'migrate_folio', 'pageblock_state', 'pageblock_flip'}):
+    if e.name == 'migrate_folio':
+        mig.append((e, bmap.type_of(e.num('src_pfn')), bmap.type_of(e.num('dst_pfn'))))
+    else:
+        bmap.update(e)
 
-t.check(len(moved) > 0, 'the program moved pages (%d moved, %d failed)'
-        % (len(moved), len(failed)))
-missing = ['%s: no successful migrate_folio from this pfn' % line
-           for pfn, (after, line) in moved.items()
-           if not any(e.num('dst_pfn') == after for e in ok_events.get(pfn, ()))]
-t.check(not missing, 'every moved page has its successful migrate_folio event', missing)
-wrong = [line for pfn, line in failed.items() if pfn in ok_events]
-t.check(not wrong, 'no failed page has a successful event', wrong)
-t.check('syscall_or_cpuset' in reasons, 'the events carry reason syscall_or_cpuset (%s)'
-        % ', '.join(sorted(reasons)))
+ok = lambda e: e.f['result'] in ('success', '0')
+nmoved = sum(len(s['moved']) for s in steps)
+nfailed = sum(len(s['failed']) for s in steps)
+t.check(len(steps) == 2 and all(s['moved'] for s in steps),
+        'the program moved pages both ways (%s; %d pages left off target)'
+        % (', '.join('to node %d: %d' % (s['target'], len(s['moved'])) for s in steps), nfailed))
+t.check(not any(s['pfnless'] for s in steps), 'pagemap gave every page its pfn')
+
+missing, dup, fields, wrong_fail = [], [], [], []
+pairs = {}
+for _, (e, _, _) in enumerate(mig):
+    if ok(e):
+        k = (e.num('src_pfn'), e.num('dst_pfn'))
+        pairs[k] = pairs.get(k, 0) + 1
+for k, n in sorted(pairs.items()):
+    if n > 1:
+        dup.append('%d successful migrate_folio events from %#x to %#x' % ((n,) + k))
+for st in steps:
+    want = {b: after for b, (after, _) in st['moved'].items()}
+    mine = [(i, x) for i, x in enumerate(mig) if ok(x[0]) and
+            (x[0].num('src_pfn'), x[0].num('dst_pfn')) in want.items()]
+    if not mine:
+        missing += ['%s: no successful migrate_folio from this pfn to pfn_after' % line
+                    for _, line in st['moved'].values()]
+        continue
+    # the step's window: from its first to its last matching success
+    lo, hi = mine[0][0], mine[-1][0]
+    window = mig[lo:hi + 1]
+    per_src = {}
+    for e, smt, dmt in window:
+        if ok(e) and e.num('src_pfn') in want:
+            per_src.setdefault(e.num('src_pfn'), []).append((e, smt, dmt))
+    for before, (after, line) in st['moved'].items():
+        got = per_src.get(before, [])
+        if not any(e.num('dst_pfn') == after for e, _, _ in got):
+            missing.append('%s: no successful migrate_folio from this pfn to pfn_after' % line)
+        if len(got) > 1:
+            dup.append('%s: %d successful migrate_folio events from this pfn' % (line, len(got)))
+        for e, smt, dmt in got:
+            src_node = bmap.zone_of(e.num('src_pfn'))
+            dst_node = bmap.zone_of(e.num('dst_pfn'))
+            why = []
+            if e.num('order') != a.order:
+                why.append('order %s, expected %d' % (e.f['order'], a.order))
+            if e.f['reason'] != 'syscall_or_cpuset':
+                why.append('reason %s, expected syscall_or_cpuset' % e.f['reason'])
+            if dst_node and dst_node[0] != st['target']:
+                why.append('dst_pfn on node %d, the target is %d' % (dst_node[0], st['target']))
+            if src_node and src_node[0] == st['target']:
+                why.append('src_pfn already on the target node')
+            if smt and smt != e.f['src_mt']:
+                why.append('src_mt %s, replayed %s' % (e.f['src_mt'], smt))
+            if dmt and dmt != e.f['dst_mt']:
+                why.append('dst_mt %s, replayed %s' % (e.f['dst_mt'], dmt))
+            if why:
+                fields.append('%s: %s' % (e, '; '.join(why)))
+    for before, line in st['failed'].items():
+        evs = [e for e, _, _ in window if e.num('src_pfn') == before]
+        if any(ok(e) for e in evs):
+            wrong_fail.append('%s: left off its target, yet a successful event' % line)
+        elif not evs:
+            wrong_fail.append('%s: left off its target with no failed migrate_folio' % line)
+t.check(not missing, 'every moved page has its successful migrate_folio event (%d pages)'
+        % nmoved, missing)
+t.check(not dup, 'no migration succeeds twice', dup)
+t.check(not fields, 'order, reason, nodes and src_mt/dst_mt of each success are right '
+        '(order %d, types replayed)' % a.order, fields)
+t.check(not wrong_fail, 'every page left off its target has a failed event and no success '
+        '(%d pages)' % nfailed, wrong_fail)
 t.done()
