@@ -29,14 +29,23 @@ taskset -c 0 fragmenter -b 160 -r 1 -m 64 -p 64 -f 200 -H \
 holder=$!
 fv_wait_file /tmp/fragmenter.ready $holder
 fv_record_start
+: > "$OUT/offline-attempts"
 # A block with a memory hole (the end of RAM) cannot go offline (EINVAL):
-# take the first one that does.
+# take the first one that does.  Each attempt's pfn range goes to
+# $OUT/offline-attempts (NAME FIRST_PFN END_PFN offline|refused): a refused
+# attempt isolates and unisolates blocks too, and the host ties every
+# isolation to an attempted range.
+pages=$((size / 4096))
 block=
 for dir in $blocks; do
+	first=$(( ${dir##*/memory} * pages ))
+	range=$(printf '%s 0x%x 0x%x' "${dir##*/}" $first $((first + pages)))
 	if echo offline > "$dir/state"; then
+		echo "$range offline" >> "$OUT/offline-attempts"
 		block=$dir
 		break
 	fi
+	echo "$range refused" >> "$OUT/offline-attempts"
 	echo "fragview: ${dir##*/} refused to go offline"
 done
 if [ -n "$block" ]; then
