@@ -1,24 +1,42 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-# description: booted with page_group_by_mobility=off, the kernel says so, and
-# the fragmenting workload causes no fallback steal and no pageblock flip.
-# usage: grouping_off.py DIR DMESG
-import os
-import re
-import sys
-from report import Tap, events
+# description: booted with page_group_by_mobility=off, the kernel says so,
+# every block of every snapshot and of the end dump is Unmovable, drained
+# per-cpu pages are all counted Unmovable, and the fragmenting workload
+# causes no fallback steal and no pageblock flip.
+# usage: grouping_off.py DIR DMESG | --report FILE --dmesg FILE [--pageblocks FILE]
+from report import Tap, events, read_pageblocks, oracle_args
 
-d, dmesg = sys.argv[1], sys.argv[2]
+a = oracle_args('grouping off: all Unmovable, no steal, no flip',
+                files=[('dmesg_file', None, 'kernel log of the boot'),
+                       ('pageblocks', 'end.pageblocks', 'pageblocks dump at the end')],
+                extra=lambda p: p.add_argument('dmesg', nargs='?', help='kernel log (old form)'))
 t = Tap('grouping off')
-log = open(dmesg, errors='replace').read()
-t.check(re.search(r'mobility grouping off', log) is not None,
-        'the kernel reports "mobility grouping off"')
-count = {}
-for e in events(os.path.join(d, 'trace.dat'),
-                {'pageblock_steal', 'pageblock_flip', 'pageblock_state', 'mm_page_alloc_extfrag'}):
+log = open(a.dmesg_file or a.dmesg, errors='replace').read()
+t.check('mobility grouping off' in log, 'the kernel reports "mobility grouping off"')
+count, not_unmov, drains_typed, snaps = {}, [], [], {}
+for e in events(a.capture, {'pageblock_steal', 'pageblock_flip', 'pageblock_state',
+                            'mm_page_alloc_extfrag', 'pcp_drain'}):
     count[e.name] = count.get(e.name, 0) + 1
-t.check(count.get('pageblock_state', 0) > 0, 'the capture holds snapshots (%s)' % count)
+    if e.name == 'pageblock_state':
+        snaps[e.num('seq')] = snaps.get(e.num('seq'), 0) + 1
+        if e.f['mt'] != 'Unmovable':
+            not_unmov.append('%s: not Unmovable' % e)
+    elif e.name == 'pcp_drain' and (e.num('nr_movable') or e.num('nr_reclaimable')):
+        drains_typed.append('%s: pages counted on Movable/Reclaimable lists' % e)
+dump = read_pageblocks(a.pageblocks) if a.pageblocks else {}
+not_unmov += ['%#x: %s in the end dump' % (p, v[2]) for p, v in sorted(dump.items())
+              if v[2] != 'Unmovable']
+t.check(len(snaps) >= 2 and len(set(snaps.values())) == 1 and
+        (not dump or set(snaps.values()) == {len(dump)}),
+        'the capture holds complete snapshots (blocks per seq %s, dump %d)'
+        % (snaps, len(dump)))
+t.check(not not_unmov, 'every block of every snapshot and of the dump is Unmovable', not_unmov)
+t.check(count.get('pcp_drain', 0) > 0 and not drains_typed,
+        'every drained per-cpu page was Unmovable (%d batches)' % count.get('pcp_drain', 0),
+        drains_typed)
 t.check(count.get('pageblock_steal', 0) == 0 and count.get('mm_page_alloc_extfrag', 0) == 0,
-        'no fallback steal')
-t.check(count.get('pageblock_flip', 0) == 0, 'no pageblock flip')
+        'no fallback steal (%d)' % count.get('pageblock_steal', 0))
+t.check(count.get('pageblock_flip', 0) == 0, 'no pageblock flip (%d)'
+        % count.get('pageblock_flip', 0))
 t.done()
