@@ -1,0 +1,241 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# description: the test harness itself, on the host, booting nothing: the
+# splat scanner and the guest-result checks of tests/lib/tap.sh must fail
+# on doctored consoles and results (a WARNING, a lockdep report, a BUG, a
+# sleeping function called from invalid context...; a garbled "not ok", a
+# plan mismatch, a non-zero status, a timeout), and qemu/run-guest.sh,
+# driven by a stub QEMU, must bring results back through the tar only.
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=tests/lib/tap.sh
+. "$top/tests/lib/tap.sh"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# expect NAME "P F S" CMD...: run CMD with counters of its own; its TAP
+# lines must count P passed, F failed, S skipped.  They are shown only
+# as comments, so that none of them counts in tests/run.
+expect() {
+	local name=$1 want=$2 got
+	shift 2
+	(tap_n=0 tap_bad=0; "$@") > "$work/out" 2>&1
+	got=$(tap_count "$work/out")
+	[ "$got" = "$want" ] || sed 's/^/#   | /' "$work/out"
+	result "$([ "$got" = "$want" ] && echo 0 || echo 1)" \
+		"$name: counts $want (passed failed skipped), got $got"
+}
+
+# boot DIR [STATUS [TAP-LINE...]]: a doctored boot result; no STATUS: the
+# guest brought nothing back
+boot() {
+	local d=$work/$1
+	rm -rf "$d"
+	mkdir -p "$d"
+	printf '[    0.000000] Linux version 6.1.0 (fragview@fragview)\n' \
+		> "$d/console.log"
+	[ $# -ge 2 ] || return 0
+	echo "$2" > "$d/status"
+	cp "$d/console.log" "$d/dmesg"
+	[ $# -ge 3 ] || return 0
+	printf '%s\n' "${@:3}" > "$d/tap"
+}
+
+# --- guest TAP from the results tar
+boot good 0 'TAP version 13' 1..3 'ok 1 01-formats' '# a comment' \
+	'ok 2 02-snapshot-einval' 'ok 3 03-pagetypeinfo # SKIP'
+expect "tap: all ok, one skip" "3 0 1" guest_tap guest "$work/good" 0
+
+boot failed 1 1..2 'ok 1 01-formats' 'not ok 2 04-odd-reads # exit 1'
+expect "tap: a failed test fails once" "2 1 0" guest_tap guest "$work/failed" 1
+
+boot garbled 1 1..3 'ok 1 01-formats' 'nt ok 2 04-odd-reads # exit 1' \
+	'ok 3 05-concurrent'
+expect "tap: garbled 'not ok' fails" "2 1 0" guest_tap guest "$work/garbled" 1
+
+boot short 0 1..4 'ok 1 a' 'ok 2 b' 'ok 3 c'
+expect "tap: plan 1..4, 3 results fails" "3 1 0" guest_tap guest "$work/short" 0
+
+boot long 0 1..2 'ok 1 a' 'ok 2 b' 'ok 3 c'
+expect "tap: plan 1..2, 3 results fails" "3 1 0" guest_tap guest "$work/long" 0
+
+boot noplan 0 'ok 1 a' 'ok 2 b'
+expect "tap: no plan fails" "2 1 0" guest_tap guest "$work/noplan" 0
+
+boot order 0 1..2 'ok 2 b' 'ok 1 a'
+expect "tap: results out of order fail" "2 1 0" guest_tap guest "$work/order" 0
+
+boot status 3 1..2 'ok 1 a' 'ok 2 b'
+expect "tap: status 3 with every test ok fails" "2 1 0" \
+	guest_tap guest "$work/status" 3
+
+boot status0 0 1..2 'ok 1 a' 'not ok 2 b # exit 1'
+expect "tap: status 0 with a failed test fails twice" "1 2 0" \
+	guest_tap guest "$work/status0" 0
+
+boot rc 0 1..1 'ok 1 a'
+expect "tap: run-guest.sh exit 1 on status 0 fails" "1 1 0" \
+	guest_tap guest "$work/rc" 1
+
+boot notap 0
+expect "tap: no TAP file fails" "0 1 0" guest_tap guest "$work/notap" 0
+
+boot empty 0 1..0
+expect "tap: no results fails" "0 1 0" guest_tap guest "$work/empty" 0
+
+boot badstatus 'segfault' 1..1 'ok 1 a'
+expect "tap: garbled status fails, nothing passes" "0 1 0" \
+	guest_tap guest "$work/badstatus" 1
+
+# a timeout: run-guest.sh saw the console say "ok" but nothing came back
+boot timeout
+printf 'ok 1 01-formats\nok 2 02-snapshot-einval\n' >> "$work/timeout/console.log"
+echo "guest timed out after 1500s" > "$work/timeout/run-error"
+# shellcheck disable=SC2317 # called through expect
+timed_out() {
+	guest_tap guest "$work/timeout" 1
+	checkers_alive "tests boot" "$work/timeout"
+	check_logs "tests boot" "$work/timeout"
+}
+expect "tap: a timeout is one failure, no pass" "0 1 0" timed_out
+expect "scenario boot: a timeout is one failure" "0 1 0" \
+	boot_status off "$work/timeout" 1
+boot offok 0
+expect "scenario boot: status 0" "1 0 0" boot_status off "$work/offok" 0
+boot offbad 1
+expect "scenario boot: status 1 fails" "0 1 0" boot_status off "$work/offbad" 1
+
+# --- the splat scanner, on doctored consoles and kernel logs
+# splat NAME FILE LINE...: a boot whose FILE has LINEs among clean ones
+# must fail check_logs
+splat() {
+	local name=$1 file=$2
+	boot splat 0
+	mkdir -p "$(dirname "$work/splat/$file")"
+	printf '%s\n' "${@:3}" '[   30.000000] fragview-init: status 0' \
+		>> "$work/splat/$file"
+	expect "splats: $name" "0 1 0" check_logs boot "$work/splat"
+}
+splat "WARN_ON" console.log \
+	'[   12.345678] ------------[ cut here ]------------' \
+	'[   12.345679] WARNING: CPU: 1 PID: 97 at mm/page_alloc.c:2650 steal_suitable_fallback+0x1a/0x200'
+splat "lockdep circular" console.log \
+	'[   20.100000] ======================================================' \
+	'[   20.100001] WARNING: possible circular locking dependency detected' \
+	'[   20.100002] 6.1.0 #1 Not tainted'
+splat "lockdep report whose head line is interleaved" console.log \
+	'[   20.100001] WARNfragview-init: up 2.1 s, 2 cpus, 2 NUMA nodes' \
+	'ING: inconsistent lock state'
+splat "lockdep turned off" dmesg \
+	'[   20.200000] INFO: lockdep is turned off.' \
+	'[   20.200001] turning off the locking correctness validator.'
+splat "BUG: page fault" console.log \
+	'[   15.000000] BUG: unable to handle page fault for address: ffffea0000000000'
+splat "kernel BUG at" console.log \
+	'[   15.000000] kernel BUG at mm/page_alloc.c:1234!' \
+	'[   15.000001] invalid opcode: 0000 [#1] PREEMPT SMP NOPTI'
+splat "sleeping function called from invalid context" console.log \
+	'[   16.000000] BUG: sleeping function called from invalid context at mm/page_alloc.c:5180' \
+	'[   16.000001] in_atomic(): 1, irqs_disabled(): 1, non_block: 0, pid: 98, name: cat'
+splat "the same, head line garbled" console.log \
+	'[   16.000000] BU[   16.1] fragview-init: G: sleeping function called from invalid context at mm/page_alloc.c:5180'
+splat "bad page state" console.log \
+	'[   17.000000] BUG: Bad page state in process fragmenter  pfn:2a3c0'
+splat "VM_BUG_ON_PAGE" console.log \
+	'[   17.000000] page:00000000deadbeef refcount:0 mapcount:0 mapping:0000000000000000 index:0x0 pfn:0x2a3c0' \
+	'[   17.000001] page dumped because: VM_BUG_ON_PAGE(PageTail(page))'
+splat "KASAN" console.log \
+	'[   18.000000] BUG: KASAN: slab-out-of-bounds in mobility_pageblocks_show+0x1c0/0x300'
+splat "RCU stall" console.log \
+	'[   19.000000] rcu: INFO: rcu_sched self-detected stall on CPU'
+splat "list corruption" console.log \
+	'[   19.000000] list_add corruption. prev->next should be next (ffff88803fffd0c8), but was 0000000000000000.'
+splat "Oops" console.log \
+	'[   19.000000] Oops: 0000 [#1] PREEMPT SMP NOPTI'
+splat "WARNING only in the guest's dmesg" dmesg \
+	'[   12.345679] WARNING: CPU: 0 PID: 1 at mm/migrate.c:300 migrate_folio+0x10/0x20'
+splat "WARNING only in a test's dmesg copy" 06-offline-read/dmesg \
+	'[   12.345679] WARNING: CPU: 0 PID: 1 at mm/memory_hotplug.c:300 offline_pages+0x10/0x20'
+splat "an allowed line does not hide a BUG" console.log \
+	'[   17.000000] page dumped because: unmovable page' \
+	'[   17.000001] kernel BUG at mm/page_isolation.c:100!'
+
+boot clean 0
+printf '%s\n' '[    1.000000] Lock dependency validator: Copyright (c) 2006 Red Hat, Inc., Ingo Molnar' \
+	'[    9.000000] page:000000001e2a3c40 refcount:1 mapcount:0 mapping:0000000000000000 index:0x0 pfn:0x1c000' \
+	'[    9.000001] flags: 0x1000(reserved|node=0|zone=1)' \
+	'[    9.000002] page dumped because: unmovable page' \
+	>> "$work/clean/console.log"
+expect "splats: a clean boot and an offline's unmovable page pass" "1 0 0" \
+	check_logs boot "$work/clean"
+expect "splats: no console log fails" "0 1 0" check_logs boot "$work/nonexistent"
+
+# --- qemu/run-guest.sh with a stub QEMU: no boot, the real script
+mkdir -p "$work/bin" "$work/img"
+: > "$work/img/bzImage"
+: > "$work/img/initrd"
+# The stub writes $STUB_CONSOLE to the serial file and a tar of $STUB_OUT
+# (if set) onto the disk, then sleeps $STUB_SLEEP seconds.
+cat > "$work/bin/qemu-system-x86_64" <<'EOF'
+#!/bin/bash
+for a in "$@"; do
+	case $a in
+	file:*) console=${a#file:} ;;
+	file=*,*) disk=${a#file=}; disk=${disk%%,*} ;;
+	esac
+done
+cat "$STUB_CONSOLE" > "$console"
+[ -z "${STUB_OUT:-}" ] || tar cf - -C "$STUB_OUT" . |
+	dd of="$disk" conv=notrunc status=none
+sleep "${STUB_SLEEP:-0}"
+EOF
+chmod +x "$work/bin/qemu-system-x86_64"
+printf 'fragview-init: up 2.0 s\nTAP version 13\n1..2\nok 1 01-formats\nok 2 02-snapshot-einval\n' \
+	> "$work/console"
+
+# stub_guest NAME RC-FILE [run-guest.sh options]: run-guest.sh --tests
+# on the stub; its output in $work/NAME.log, its exit status in RC-FILE
+stub_guest() {
+	local name=$1 rcfile=$2
+	shift 2
+	PATH=$work/bin:$PATH STUB_CONSOLE=$work/console \
+		"$top/qemu/run-guest.sh" --kernel "$work/img/bzImage" \
+		--initrd "$work/img/initrd" --out "$work/$name" "$@" --tests \
+		> "$work/$name.log" 2>&1
+	echo $? > "$rcfile"
+}
+
+STUB_SLEEP=30 stub_guest stub-timeout "$work/rc.txt" --timeout 2
+rc=$(cat "$work/rc.txt")
+result "$([ "${rc:-0}" -ne 0 ] && grep -q 'timed out' "$work/stub-timeout/run-error" &&
+	echo 0 || echo 1)" "run-guest.sh: a timeout fails and says so (exit $rc)"
+grep -q 'console| ok 2 02-snapshot-einval' "$work/stub-timeout.log"
+result $? "run-guest.sh: a timeout shows the console's tail"
+expect "run-guest.sh: the tail's 'ok' lines count for nothing" "0 0 0" \
+	cat "$work/stub-timeout.log"
+expect "run-guest.sh: a timeout is one failure in the harness" "0 1 0" \
+	guest_tap guest "$work/stub-timeout" "$rc"
+
+# the guest's results disagree with its console: the tar wins
+mkdir -p "$work/tar"
+echo 1 > "$work/tar/status"
+printf '1..2\nok 1 01-formats\nnot ok 2 02-snapshot-einval # exit 1\n' \
+	> "$work/tar/tap"
+STUB_OUT=$work/tar stub_guest stub-results "$work/rc.txt" --timeout 20
+rc=$(cat "$work/rc.txt")
+expect "run-guest.sh: results come from the tar, not the console" "2 1 0" \
+	guest_tap guest "$work/stub-results" "$rc"
+# a result of an earlier boot in the same directory does not count
+STUB_SLEEP=30 stub_guest stub-results "$work/rc.txt" --timeout 2
+expect "run-guest.sh: a stale result is not reused" "0 1 0" \
+	guest_tap guest "$work/stub-results" "$(cat "$work/rc.txt")"
+
+# --- tests/run's tally: skips are not passes, prose is not a result
+printf '%s\n' 'ok 1 - a' 'ok 2 - b # SKIP no hugetlb' 'not ok 3 - c' \
+	'    ok - indented' 'ok: prose' '# ok 4 - commented' '  console| ok 5 x' \
+	> "$work/tally"
+got=$(tap_count "$work/tally")
+result "$([ "$got" = "2 1 1" ] && echo 0 || echo 1)" \
+	"tests/run tally: 2 passed, 1 failed, 1 skipped (got $got)"
+finish
