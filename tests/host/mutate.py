@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Doctor a saved `trace-cmd report` the way a buggy kernel would have
+written it, for tests/host/negative.sh:
+
+    mutate.py DEFECT IN OUT [SIDE_IN SIDE_OUT]
+
+IN is a report (plain or .gz), OUT the doctored text; SIDE_* a scenario
+file some defects change too (movepages output).  Every defect changes at
+least one line, or mutate.py fails: a no-op mutation must not pass as caught.
+"""
+import gzip
+import re
+import sys
+
+
+def lines_of(path):
+    op = gzip.open if path.endswith('.gz') else open
+    with op(path, 'rt') as f:
+        return f.read().splitlines()
+
+
+EV = re.compile(r'\[(\d+)\]\s+\S*\s*\d+\.\d+:\s+(\w+):')
+
+
+def ev(line):
+    m = EV.search(line)
+    return m.group(2) if m else None
+
+
+def field(line, key):
+    m = re.search(r'\b%s=(\S+)' % key, line)
+    return m.group(1) if m else None
+
+
+def setf(line, key, value):
+    return re.sub(r'\b%s=\S+' % key, '%s=%s' % (key, value), line, count=1)
+
+
+def drop_one_flip(L, side):
+    i = next(i for i, l in enumerate(L) if ev(l) == 'pageblock_flip')
+    return L[:i] + L[i + 1:]
+
+
+def no_flips(L, side):
+    """A kernel that never flips, on a scenario whose map ends as it began."""
+    seqs = [int(field(l, 'seq')) for l in L if ev(l) == 'pageblock_state']
+    first, base = min(seqs), {}
+    out = []
+    for l in L:
+        if ev(l) == 'pageblock_flip':
+            continue
+        if ev(l) == 'pageblock_state':
+            if int(field(l, 'seq')) == first:
+                base[field(l, 'pfn')] = field(l, 'mt')
+            else:
+                l = setf(l, 'mt', base.get(field(l, 'pfn'), field(l, 'mt')))
+        out.append(l)
+    return out
+
+
+def truncated_snapshot(L, side):
+    """The ring buffer lost the end of the last snapshot (64 blocks)."""
+    idx = [i for i, l in enumerate(L) if ev(l) == 'pageblock_state']
+    last = field(L[idx[-1]], 'seq')
+    drop = set([i for i in idx if field(L[i], 'seq') == last][-64:])
+    return [l for i, l in enumerate(L) if i not in drop]
+
+
+def block_mt_is_alloc_mt(L, side):
+    """No steal flip, and each steal says its block already had alloc_mt."""
+    out = []
+    for l in L:
+        if ev(l) == 'pageblock_flip' and field(l, 'reason') == 'steal':
+            continue
+        if ev(l) == 'pageblock_steal':
+            l = setf(l, 'block_mt', field(l, 'alloc_mt'))
+        out.append(l)
+    return out
+
+
+def drop_drains_but_first(L, side):
+    seen, out = set(), []
+    for l in L:
+        if ev(l) == 'pcp_drain':
+            cpu = EV.search(l).group(1)
+            if cpu in seen:
+                continue
+            seen.add(cpu)
+        out.append(l)
+    return out
+
+
+def drain_wrong_node(L, side):
+    i = next(i for i, l in enumerate(L) if ev(l) == 'pcp_drain')
+    L = list(L)
+    L[i] = setf(L[i], 'nid', 1 - int(field(L[i], 'nid')))
+    return L
+
+
+def drain_wrong_cpu(L, side):
+    i = next(i for i, l in enumerate(L) if ev(l) == 'pcp_drain' and
+             field(l, 'reason') in ('free_high', 'vmstat', 'local'))
+    L = list(L)
+    L[i] = setf(L[i], 'cpu', 1 - int(field(L[i], 'cpu')))
+    return L
+
+
+def dup_success(L, side):
+    """The first successful migration of a moved page is reported twice."""
+    before = {int(w[5], 0) for w in (s.split() for s in side[0]) if w[:1] == ['page']}
+    i = next(i for i, l in enumerate(L) if ev(l) == 'migrate_folio' and
+             field(l, 'result') == 'success' and int(field(l, 'src_pfn'), 0) in before)
+    return L[:i + 1] + L[i:]
+
+
+def missing_failure(L, side):
+    """One page ends off its target: the program says so, the kernel
+    reports its successful move and no failure."""
+    for k, s in enumerate(side[0]):
+        w = s.split()
+        if w[:1] == ['page']:
+            side[0][k] = s.replace(' status %s ' % w[3], ' status %d ' % (1 - int(w[3])))
+            return L
+    raise SystemExit('no page line')
+
+
+def isolate_outside(L, side):
+    """One isolation flip lands in a block outside the offlined range."""
+    L = list(L)
+    i = next(i for i, l in enumerate(L) if ev(l) == 'pageblock_flip' and
+             field(l, 'reason') == 'isolate')
+    L[i] = setf(L[i], 'pfn', '0x200')
+    return L
+
+
+def no_unisolate(L, side):
+    return [l for l in L if not (ev(l) == 'pageblock_flip' and
+                                 field(l, 'reason') == 'unisolate')]
+
+
+def one_block_movable(L, side):
+    L = list(L)
+    i = [i for i, l in enumerate(L) if ev(l) == 'pageblock_state'][-1]
+    L[i] = setf(L[i], 'mt', 'Movable')
+    return L
+
+
+DEFECTS = {f.__name__.replace('_', '-'): f for f in (
+    drop_one_flip, no_flips, truncated_snapshot, block_mt_is_alloc_mt, drop_drains_but_first,
+    drain_wrong_node, drain_wrong_cpu, dup_success, missing_failure, isolate_outside,
+    no_unisolate, one_block_movable)}
+
+if __name__ == '__main__':
+    if len(sys.argv) not in (4, 6) or sys.argv[1] not in DEFECTS:
+        sys.exit('usage: mutate.py {%s} IN OUT [SIDE_IN SIDE_OUT]' % '|'.join(DEFECTS))
+    name, src, dst = sys.argv[1:4]
+    L = lines_of(src)
+    side = [lines_of(sys.argv[4])] if len(sys.argv) == 6 else [None]
+    side0 = list(side[0]) if side[0] else None
+    out = DEFECTS[name](L, side)
+    if out == L and side[0] == side0:
+        sys.exit('mutate.py: %s changed nothing' % name)
+    with open(dst, 'w') as f:
+        f.write('\n'.join(out) + '\n')
+    if len(sys.argv) == 6:
+        with open(sys.argv[5], 'w') as f:
+            f.write('\n'.join(side[0]) + '\n')

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# description: negative tests of the host oracles.  Each oracle must pass on
+# a small real report (tests/host/fixtures/, cut from a guest run by cut.py)
+# and fail, naming the defect, on the same report doctored the way a buggy
+# kernel would write it (mutate.py).  TAP lines, then the table
+# "defect -> caught"; exit status 1 if any case fails.
+# usage: tests/host/negative.sh
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+F=$here/fixtures
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0 bad=0
+table=()
+
+result() {	# result STATUS NAME
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else bad=$((bad + 1)); echo "not ok $n - $2"; fi
+}
+
+# oracle ORACLE REPORT SIDE ARGS...: run it; @SIDE@ in ARGS stands for SIDE
+oracle() {
+	local o=$1 r=$2 side=$3
+	shift 3
+	python3 "$here/$o" --name fixture --report "$r" "${@//@SIDE@/$side}" 2>&1
+}
+
+declare -A passed_on
+# case DEFECT ORACLE FIXTURE SIDE EXPECT -- ARGS...
+#   DEFECT  a mutate.py defect; EXPECT an extended regex a "not ok" line of
+#   the oracle must match (the check naming the defect); SIDE the fixture's
+#   side file (or -)
+case_() {
+	local defect=$1 o=$2 fx=$3 side=$4 expect=$5
+	shift 6
+	local key="$o $fx $*" out rc
+	if [ -z "${passed_on[$key]:-}" ]; then
+		out=$(oracle "$o" "$F/$fx" "$F/$side" "$@")
+		rc=$?
+		passed_on[$key]=$rc
+		[ $rc -eq 0 ] || sed 's/^/#   /' <<<"$out"
+		local args="$*"
+		result $rc "$o passes on the real report $fx${args:+ (${args//@SIDE@/$side})}"
+	fi
+	local m=$tmp/$defect.report ms=$tmp/$defect.side
+	if [ "$side" = - ]; then
+		python3 "$here/mutate.py" "$defect" "$F/$fx" "$m"
+	else
+		python3 "$here/mutate.py" "$defect" "$F/$fx" "$m" "$F/$side" "$ms"
+	fi || { result 1 "$o: mutate.py $defect failed"; table+=("$defect|$o|NOT RUN|"); return; }
+	[ -e "$ms" ] || ms=$F/$side
+	out=$(oracle "$o" "$m" "$ms" "$@")
+	rc=$?
+	local hit
+	hit=$(grep -E '^not ok' <<<"$out" | grep -E -m1 "$expect")
+	hit=$(sed -E 's/^not ok [0-9]+ - //' <<<"$hit")
+	if [ $rc -ne 0 ] && [ -n "$hit" ]; then
+		result 0 "$o catches $defect: $hit"
+		table+=("$defect|$o|caught|$hit")
+	else
+		sed 's/^/#   /' <<<"$out"
+		result 1 "$o catches $defect (exit $rc, no 'not ok' line matching /$expect/)"
+		table+=("$defect|$o|MISSED|exit $rc")
+	fi
+}
+
+case_ drop-one-flip replay.py fragment.report.gz fragment.pageblocks \
+	'no flip lost|lost flip|starts from the replayed type' -- --pageblocks @SIDE@
+case_ no-flips replay.py fragment.report.gz - 'flipped blocks' -- --min-flips 1
+case_ truncated-snapshot replay.py fragment.report.gz fragment.pageblocks \
+	'none truncated' -- --pageblocks @SIDE@
+case_ block-mt-is-alloc-mt steal_flip.py fragment.report.gz - 'block_mt is the replayed type' --
+case_ drop-drains-but-first drain.py offline.report.gz offline.pageblocks \
+	'belongs to a pcp_drain batch' -- --pageblocks @SIDE@ --reasons all,free_high
+case_ drain-wrong-node drain.py offline.report.gz offline.pageblocks \
+	'nid/zone are those of the drained pages' -- --pageblocks @SIDE@ --reasons all,free_high
+case_ drain-wrong-cpu drain.py offline.report.gz offline.pageblocks \
+	'cpu= is the cpu' -- --pageblocks @SIDE@ --reasons all,free_high
+case_ dup-success movepages.py migrate.report.gz migrate.movepages.out \
+	'succeeds twice' -- --movepages @SIDE@ --pageblocks "$F/migrate.pageblocks"
+case_ missing-failure movepages.py migrate.report.gz migrate.movepages.out \
+	'left off its target' -- --movepages @SIDE@ --pageblocks "$F/migrate.pageblocks"
+case_ isolate-outside offline.py offline.report.gz offline.attempts \
+	'lies in an offline attempt' -- --attempts @SIDE@
+case_ no-unisolate offline.py offline.report.gz offline.attempts \
+	'unisolated every pageblock' -- --attempts @SIDE@
+case_ one-block-movable grouping_off.py grouping-off.report.gz grouping-off.dmesg \
+	'is Unmovable' -- --dmesg-file @SIDE@ --pageblocks "$F/grouping-off.pageblocks"
+
+echo "# defect -> caught (mutation of a real report; oracle; the failing check)"
+for row in "${table[@]}"; do
+	IFS='|' read -r d o c why <<<"$row"
+	printf '#   %-22s %-15s %-7s %s\n' "$d" "$o" "$c" "$why"
+done
+echo "$((n - bad)) passed, $bad failed"
+[ "$bad" -eq 0 ]
