@@ -11,6 +11,8 @@
  *
  * status is the node the page is on afterwards, or a negative errno.  PFNs
  * come from /proc/self/pagemap (0 if unreadable, e.g. not root).
+ * With -H the buffer is n hugetlb (2 MiB) pages: the huge pages of the
+ * pool must exist on both nodes (nodeN/hugepages/.../nr_hugepages).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -27,6 +29,7 @@
 #define PM_PFN_MASK ((1ULL << 55) - 1)
 #define PM_PRESENT (1ULL << 63)
 #define MPOL_MF_MOVE (1 << 1)
+#define HUGE_SIZE (2UL << 20)
 
 static int pagemap_fd = -1;
 
@@ -85,15 +88,16 @@ static void report(const char *step, unsigned long n, void **pages,
 
 static void usage(const char *prog)
 {
-	fprintf(stderr, "usage: %s [-n pages] [-f from_node] [-t to_node]\n"
+	fprintf(stderr, "usage: %s [-H] [-n pages] [-f from_node] [-t to_node]\n"
 		"  moves the pages from -> to with move_pages(2), then back\n"
-		"  with migrate_pages(2)\n", prog);
+		"  with migrate_pages(2); -H: hugetlb pages of 2 MiB\n", prog);
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
-	unsigned long n = 64, i;
+	unsigned long n = 64, i, size = PAGE_SIZE;
+	int flags = MAP_PRIVATE | MAP_ANONYMOUS;
 	int from = 0, to = 1, opt, *nodes, *status;
 	char step[32];
 	unsigned long *pfns;
@@ -101,8 +105,9 @@ int main(int argc, char **argv)
 	char *buf;
 	long ret;
 
-	while ((opt = getopt(argc, argv, "n:f:t:h")) != -1) {
+	while ((opt = getopt(argc, argv, "Hn:f:t:h")) != -1) {
 		switch (opt) {
+		case 'H': size = HUGE_SIZE; flags |= MAP_HUGETLB; break;
 		case 'n': n = strtoul(optarg, NULL, 0); break;
 		case 'f': from = atoi(optarg); break;
 		case 't': to = atoi(optarg); break;
@@ -114,8 +119,7 @@ int main(int argc, char **argv)
 		usage(argv[0]);
 
 	pagemap_fd = open("/proc/self/pagemap", O_RDONLY);
-	buf = mmap(NULL, n * PAGE_SIZE, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	buf = mmap(NULL, n * size, PROT_READ | PROT_WRITE, flags, -1, 0);
 	pages = calloc(n, sizeof(*pages));
 	nodes = calloc(n, sizeof(*nodes));
 	pfns = calloc(n, sizeof(*pfns));
@@ -124,10 +128,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "movepages: out of memory\n");
 		return 1;
 	}
-	madvise(buf, n * PAGE_SIZE, MADV_NOHUGEPAGE);
+	if (size == PAGE_SIZE)
+		madvise(buf, n * size, MADV_NOHUGEPAGE);
 	for (i = 0; i < n; i++) {
-		pages[i] = buf + i * PAGE_SIZE;
-		buf[i * PAGE_SIZE] = (char)i;
+		pages[i] = buf + i * size;
+		buf[i * size] = (char)i;
 	}
 
 	/* start from a known node, quietly */
@@ -165,7 +170,7 @@ int main(int argc, char **argv)
 	report(step, n, pages, pfns, from);
 
 	for (i = 0; i < n; i++)
-		if (buf[i * PAGE_SIZE] != (char)i) {
+		if (buf[i * size] != (char)i) {
 			fprintf(stderr, "movepages: page %lu lost its data\n",
 				i);
 			return 1;
