@@ -1,0 +1,32 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# drain: the per-cpu list drains other than free_high/vmstat.
+#  cpu_dead  CPU 1 goes offline with pages on its lists (and comes back)
+#  local     order-9 hugetlb allocations under fragmentation compact
+#            directly, and compaction drains the local lists
+#  all       the same allocations reclaim, and a reclaim that gives no
+#            page drains every CPU's lists (drain_all_pages())
+. /lib/fragview.sh
+cpu1=/sys/devices/system/cpu/cpu1/online
+[ -w $cpu1 ] || { fv_fail "cpu1 cannot go offline (CONFIG_HOTPLUG_CPU?)"; exit 1; }
+fv_small_reserves
+fv_record_start
+# fill CPU 1's lists: memory faulted in and freed there stays on them
+taskset -c 1 faultloop -s 8192 -n 2 > "$OUT/faultloop.out" 2>&1 ||
+	fv_fail "faultloop exited with $?"
+echo 0 > $cpu1 || fv_fail "cpu1 offline"
+echo "fragview: cpu1 online=$(cat $cpu1)"
+echo 1 > $cpu1 || fv_fail "cpu1 online"
+echo "fragview: cpu1 online=$(cat $cpu1)"
+rm -f /tmp/fragmenter.ready
+fragmenter -r 1 -H -R /tmp/fragmenter.ready > "$OUT/fragmenter.out" 2>&1 &
+holder=$!
+if fv_wait_file /tmp/fragmenter.ready $holder; then
+	highalloc -n 128 > "$OUT/highalloc.out" || fv_fail "highalloc under load"
+	kill -TERM $holder
+fi
+wait $holder || fv_fail "fragmenter exited with $?"
+fv_record_stop
+cat "$OUT/highalloc.out"
+grep -E '^(compact_|pgsteal|allocstall)' "$OUT/end.vmstat"
+exit $FV_STATUS
