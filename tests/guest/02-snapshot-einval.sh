@@ -16,6 +16,7 @@ for bad in '2' '0' '\n' 'abc' '11' '-1' '1 1' '1x' ' 1' '10\n'; do
 	fi
 done
 
+was_on=$(cat $tr/tracing_on)
 echo 0 > $tr/tracing_on
 echo > $tr/trace
 echo 1 > $tr/events/mobility/pageblock_state/enable
@@ -34,4 +35,7 @@ echo "pageblock_state events: $states, blocks in pageblocks: $blocks, lost: $los
 if [ "$states" -ne "$blocks" ] || [ "$blocks" -eq 0 ]; then
 	rc=1
 fi
+# leave tracing as it was: later tests trace too
+echo > $tr/trace
+echo "$was_on" > $tr/tracing_on
 exit $rc
