@@ -6,13 +6,15 @@
 # from the replayed type and names its block's node and zone; with ABI v2
 # gens, each zone's flips carry consecutive gens (a gap is a lost flip) and
 # flips apply on a state iff flip.gen > state.gen; at least --min-flips flips.
-# usage: replay.py DIR | --report FILE [--pageblocks FILE] [--min-flips N]
+# usage: replay.py DIR | --report FILE [--pageblocks FILE] [--min-flips N] [--reasons a,b]
 from report import (Tap, events, read_pageblocks, read_pageblock_gens, oracle_args,
                     PAGEBLOCK_ORDER)
 
 a = oracle_args('first snapshot + flips == last snapshot == end dump',
                 files=[('pageblocks', 'end.pageblocks', 'pageblocks dump taken at the end')],
-                extra=lambda p: p.add_argument('--min-flips', type=int, default=1))
+                extra=lambda p: (p.add_argument('--min-flips', type=int, default=1),
+                                 p.add_argument('--reasons', default='',
+                                                help='comma list of flip reasons that must occur')))
 t = Tap('replay ' + a.name)
 ABSENT = 'none'             # v2: a block offline (not in the map)
 
@@ -163,6 +165,9 @@ def replayed_at(pfn, gen):
 nflips = len(flips)
 t.check(nflips >= a.min_flips, 'the scenario flipped blocks (%d flips >= %d)'
         % (nflips, a.min_flips))
+for r in [r for r in a.reasons.split(',') if r]:
+    k = sum(1 for _, e in flips if e.f['reason'] == r)
+    t.check(k > 0, 'flips with reason %s happened (%d)' % (r, k))
 t.check(not order_errors, 'every flip starts from the replayed type (%d flips)' % nflips,
         order_errors)
 last = snaps[lastseq]
