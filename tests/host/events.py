@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # description: across the scenarios' captures every mobility event fired, and
 # every field prints as documented: known symbolic names, pfns inside the
-# blocks of the pageblocks dump.
+# blocks of the pageblocks dump, and no event's fields contradict each other.
 # usage: events.py DIR...
 import os
 import sys
@@ -28,9 +28,34 @@ V2_ONLY = {'pageblock_snapshot'}
 PFNS = {'pageblock_steal': ('pfn', 'block_pfn'), 'pageblock_flip': ('pfn',),
         'migrate_folio': ('src_pfn',), 'pageblock_state': ('pfn',)}
 
+
+
+def inconsistent(e):
+    """Fields of one event that contradict each other (tracepoints/*.md)."""
+    if e.name == 'pageblock_state':
+        fp, lo = e.num('free_pages'), int(e.f['largest_order'])
+        if fp > 512 or (fp == 0) != (lo == -1):
+            return 'free_pages %d with largest_order %d' % (fp, lo)
+        if lo >= 0 and fp < min(1 << lo, 512):
+            return 'a free order-%d buddy in a block with %d free pages' % (lo, fp)
+    elif e.name == 'pageblock_steal':
+        if e.num('order') > e.num('fallback_order'):
+            return 'order above fallback_order'
+        if not (0 <= e.num('free_moved') <= 512 and 0 <= e.num('alike') <= 512):
+            return 'free_moved/alike outside 0..512'
+    elif e.name == 'migrate_folio':
+        # dst_pfn 0: no destination (a folio freed under migration succeeds so)
+        if (e.num('dst_pfn') == 0) != (e.f['dst_mt'] == 'none'):
+            return 'dst_mt %s with dst_pfn %s' % (e.f['dst_mt'], e.f['dst_pfn'])
+    elif e.name == 'pcp_drain':
+        if e.num('total') == 0:
+            return 'an empty batch (the event fires only when pages were freed)'
+    return None
+
+
 t = Tap('events')
 count = {e: 0 for e in SYMBOLIC}
-bad_names, bad_pfns = [], []
+bad_names, bad_pfns, bad_fields = [], [], []
 for d in sys.argv[1:]:
     blocks = read_pageblocks(os.path.join(d, 'end.pageblocks'))
     lo = min(blocks) if blocks else 0
@@ -40,6 +65,9 @@ for d in sys.argv[1:]:
         for field, names in SYMBOLIC[e.name].items():
             if e.f.get(field) not in names:
                 bad_names.append('%s: %s=%s' % (e.name, field, e.f.get(field)))
+        why = inconsistent(e)
+        if why:
+            bad_fields.append('%s: %s' % (e, why))
         for field in PFNS.get(e.name, ()):
             # offlined memory leaves the dump, so only check the range
             if not lo <= e.num(field) < hi:
@@ -50,4 +78,6 @@ for name, n in count.items():
         t.check(n > 0, 'mobility:%s fired (%d)' % (name, n))
 t.check(not bad_names, 'enum fields print as documented names', sorted(set(bad_names)))
 t.check(not bad_pfns, 'pfns lie inside the memory map', bad_pfns)
+t.check(not bad_fields, 'no event contradicts itself (free_pages/largest_order, '
+        'order/fallback_order, dst_pfn/dst_mt, empty drains)', bad_fields)
 t.done()

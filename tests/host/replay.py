@@ -71,7 +71,9 @@ else:
 # v1 (and v2 as well): a snapshot lists every block in the map at its time;
 # without offline/online flips that is the baseline's set of blocks
 moved = {e.num('pfn') for _, e in flips if ABSENT in (e.f['old_mt'], e.f['new_mt'])}
-ref = set(snaps[first]) | (set(dump) if dump else set())
+ref = set(dump)
+for seq in order:
+    ref |= set(snaps[seq])
 for seq in order:
     missing = sorted(ref - set(snaps[seq]) - moved)
     if missing:
