@@ -3,9 +3,12 @@
 # description: across the scenarios' captures every mobility event fired, and
 # every field prints as documented: known symbolic names, pfns inside the
 # blocks of the pageblocks dump, and no event's fields contradict each other.
-# usage: events.py DIR...
+# With --drain-reasons/--flip-reasons, each of those reasons must occur in
+# one of the captures (a scenario alone does not always produce each one,
+# e.g. local drains come from compaction).
+# usage: events.py [--drain-reasons a,b] [--flip-reasons a,b] DIR...
+import argparse
 import os
-import sys
 from report import Tap, events, read_pageblocks
 
 MT = {'Unmovable', 'Movable', 'Reclaimable', 'HighAtomic', 'CMA', 'Isolate'}
@@ -53,15 +56,24 @@ def inconsistent(e):
     return None
 
 
+p = argparse.ArgumentParser(description='every mobility event fires, as documented')
+p.add_argument('dirs', nargs='+')
+p.add_argument('--drain-reasons', default='')
+p.add_argument('--flip-reasons', default='')
+a = p.parse_args()
 t = Tap('events')
+reasons = {'pcp_drain': {}, 'pageblock_flip': {}}
 count = {e: 0 for e in SYMBOLIC}
 bad_names, bad_pfns, bad_fields = [], [], []
-for d in sys.argv[1:]:
+for d in a.dirs:
     blocks = read_pageblocks(os.path.join(d, 'end.pageblocks'))
     lo = min(blocks) if blocks else 0
     hi = max(blocks) + 512 if blocks else 0
     for e in events(os.path.join(d, 'trace.dat'), set(SYMBOLIC)):
         count[e.name] += 1
+        if e.name in reasons:
+            r = reasons[e.name]
+            r[e.f.get('reason')] = r.get(e.f.get('reason'), 0) + 1
         for field, names in SYMBOLIC[e.name].items():
             if e.f.get(field) not in names:
                 bad_names.append('%s: %s=%s' % (e.name, field, e.f.get(field)))
@@ -76,6 +88,10 @@ for d in sys.argv[1:]:
 for name, n in count.items():
     if name not in V2_ONLY or n:
         t.check(n > 0, 'mobility:%s fired (%d)' % (name, n))
+for ev, want in (('pcp_drain', a.drain_reasons), ('pageblock_flip', a.flip_reasons)):
+    for r in [r for r in want.split(',') if r]:
+        t.check(reasons[ev].get(r, 0) > 0, '%s with reason %s happened (%d)'
+                % (ev, r, reasons[ev].get(r, 0)))
 t.check(not bad_names, 'enum fields print as documented names', sorted(set(bad_names)))
 t.check(not bad_pfns, 'pfns lie inside the memory map', bad_pfns)
 t.check(not bad_fields, 'no event contradicts itself (free_pages/largest_order, '
