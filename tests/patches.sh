@@ -58,6 +58,25 @@ for p in "${patches[@]}"; do
 	result $st "$p: checkpatch.pl clean" "${cpw[@]}"
 done
 
+# the cover letter: "[PATCH 0/N]" for the N patches of series, naming each
+cover=$top/kernel-patches/0000-cover-letter.patch
+why=()
+if [ ! -f "$cover" ]; then
+	why+=("kernel-patches/0000-cover-letter.patch is missing")
+else
+	grep -Eq "^Subject: \[PATCH 0/${#patches[@]}\] mm: " "$cover" ||
+		why+=("Subject is not '[PATCH 0/${#patches[@]}] mm: ...'")
+	grep -q '^From: .*<.*@.*>' "$cover" || why+=("no From: with address")
+	for p in "${patches[@]}"; do
+		subj=$(sed -n 's/^Subject: \[PATCH [0-9]*\/[0-9]*\] //p' "$top/kernel-patches/$p")
+		grep -qF "$subj" "$cover" || why+=("does not list '$subj'")
+	done
+	case " ${patches[*]} " in
+	*" 0000-cover-letter.patch "*) why+=("series lists the cover letter, which has no diff") ;;
+	esac
+fi
+result $(( ${#why[@]} > 0 )) "cover letter announces every patch of the series" "${why[@]}"
+
 # the pristine tree must not have been touched through the hard links
 if (cd "$pristine" && grep -rqs 'TRACE_SYSTEM mobility' include/trace/events/); then
 	result 1 "pristine source untouched by patching"
