@@ -26,17 +26,19 @@ dir=$1
 
 # The ABI: "event: type name, type name, ..." (README.md, field order).
 abi='pageblock_steal: unsigned long pfn, unsigned long block_pfn, int nid, int free_moved, int alike, u8 zone, u8 order, u8 fallback_order, u8 alloc_mt, u8 block_mt, bool claimed
-pageblock_flip: unsigned long pfn, unsigned long caller, int nid, u8 zone, u8 old_mt, u8 new_mt, u8 reason
-pcp_drain: int cpu, int nid, unsigned int nr_unmovable, unsigned int nr_movable, unsigned int nr_reclaimable, unsigned int total, u8 zone, u8 reason
+pageblock_flip: unsigned long pfn, unsigned long caller, unsigned long gen, int nid, u8 zone, u8 old_mt, u8 new_mt, u8 reason
+pcp_drain: int cpu, int nid, unsigned int nr_unmovable, unsigned int nr_movable, unsigned int nr_reclaimable, unsigned int nr_high_order, unsigned int total, u8 zone, u8 reason
 migrate_folio: unsigned long src_pfn, unsigned long dst_pfn, int result, u8 order, u8 mode, u8 reason, u8 pass, u8 src_mt, u8 dst_mt
-pageblock_state: unsigned long pfn, unsigned int seq, unsigned int free_pages, int nid, u8 zone, u8 mt, s8 largest_order'
+pageblock_state: unsigned long pfn, unsigned long gen, unsigned int seq, unsigned int free_pages, int nid, u8 zone, u8 mt, s8 largest_order
+pageblock_snapshot: unsigned long start_pfn, unsigned long end_pfn, unsigned long gen, unsigned int seq, unsigned int nr_blocks, int nid, u8 zone, u8 phase'
 
 # Fields printed through a __print_symbolic() table.
 symbolic='pageblock_steal: zone alloc_mt block_mt
 pageblock_flip: zone old_mt new_mt reason
 pcp_drain: zone reason
 migrate_folio: result mode reason src_mt dst_mt
-pageblock_state: zone mt'
+pageblock_state: zone mt
+pageblock_snapshot: zone phase'
 
 format_of() {
 	for f in "$dir/$1/format" "$dir/$1.format" "$dir/$1"; do
