@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # description: the guest tests on a debug build of the patched kernel
-# (qemu/debug.config: lockdep, DEBUG_VM, DEBUG_PAGEALLOC, atomic-sleep
-# checks, KASAN): boot it twice (every tests/guest/*.sh; and the fragment
-# scenario with page_group_by_mobility=off), then fail on any kernel splat
-# in the console logs and kernel logs of both boots (tests/lib/tap.sh).
+# (qemu/checkers.config, as in make check: lockdep, DEBUG_VM, atomic-sleep
+# and list checks; plus qemu/debug.config: DEBUG_PAGEALLOC, KASAN): boot it
+# twice (every tests/guest/*.sh; and the fragment scenario with
+# page_group_by_mobility=off), then fail on any kernel splat in the
+# console logs and kernel logs of both boots (tests/lib/tap.sh).
 #   FRAGVIEW_DEBUG_TIMEOUT=S   per boot; default 1200 s
 set -uo pipefail
 
@@ -20,14 +21,15 @@ debug_append="debug_pagealloc=on"
 # shellcheck source=tests/lib/tap.sh
 . "$top/tests/lib/tap.sh"
 
-bz=$("$top/qemu/build-kernel.sh" --extra-config "$top/qemu/debug.config")
+bz=$("$top/qemu/build-kernel.sh" --extra-config "$top/qemu/checkers.config" \
+	--extra-config "$top/qemu/debug.config")
 result $? "debug kernel builds ($bz)"
 initrd=$("$top/qemu/build-initramfs.sh")
 result $? "initramfs builds ($initrd)"
 [ "$tap_bad" -eq 0 ] || finish
 # the checkers we rely on are really in the kernel we boot
 checkers_built "$(dirname "$bz")/config" PROVE_LOCKING DEBUG_ATOMIC_SLEEP \
-	DEBUG_VM DEBUG_PAGEALLOC KASAN
+	DEBUG_VM DEBUG_LIST DEBUG_PAGEALLOC KASAN
 
 rm -rf "$out"
 mkdir -p "$out"
