@@ -43,7 +43,7 @@ bench: deps fragview
 experiment: deps fragview
 	@experiment/run.sh
 
-## check-debug  the guest tests on a lockdep/DEBUG_VM kernel
+## check-debug  the guest tests on a KASAN/debug_pagealloc kernel
 check-debug: deps fragview
 	@tests/debug.sh
 
