@@ -26,6 +26,7 @@ bmap = BlockMap(read_pageblocks(a.pageblocks) if a.pageblocks else None)
 acc = {}            # running cpu -> per-page events since its last batch
 seen = set()        # cpus whose first batch may have started before tracing
 drains = pages = checked_zone = 0
+biggest = longest = 0   # the largest and longest complete batch
 v2 = None
 bad, short_first, wrong_cpu, wrong_zone, reasons = [], [], [], [], {}
 for i, e in enumerate(events(a.capture)):
@@ -38,12 +39,17 @@ for i, e in enumerate(events(a.capture)):
         a_ = acc.setdefault(e.cpu, {'pages': [], 'ev': [], 'zones': set(), 'cut': True})
         a_['pages'].append((e.num('order'), e.f.get('migratetype')))
         a_['ev'].append(i)
+        a_.setdefault('t0', e.ts)
+        a_['t1'] = e.ts
         a_['zones'].add(bmap.zone_of(e.num('pfn')))
         continue
     if e.name != 'pcp_drain':
         continue
     v2 = 'nr_high_order' in e.f
     a_ = acc.pop(e.cpu, {'pages': [], 'zones': set()})
+    if e.cpu in seen and a_['pages']:
+        biggest = max(biggest, e.num('total'))
+        longest = max(longest, e.ts - a_['t0'])
     drains += 1
     reason = e.f['reason']
     reasons[reason] = reasons.get(reason, 0) + 1
@@ -80,13 +86,17 @@ for i, e in enumerate(events(a.capture)):
 
 # per-page drains after the last batch of their cpu: only one batch cut
 # off by the end of the capture (nothing else recorded on that cpu from its
-# first per-page event on)
+# first per-page event on, no more pages and time than a whole batch took)
 left = []
 for cpu, a_ in acc.items():
+    n = sum(1 << o for o, _ in a_['pages'])
     if not a_['cut']:
         left.append('cpu %d: %d per-page drain events (%d pages) with no pcp_drain after '
-                    'them, and more events on that cpu' % (
-                        cpu, len(a_['ev']), sum(1 << o for o, _ in a_['pages'])))
+                    'them, and more events on that cpu' % (cpu, len(a_['ev']), n))
+    elif n > biggest or a_['t1'] - a_['t0'] > longest + 0.001:
+        left.append('cpu %d: %d pages over %.6f s at the end with no pcp_drain: more than '
+                    'one batch (the largest had %d pages, the longest took %.6f s)'
+                    % (cpu, n, a_['t1'] - a_['t0'], biggest, longest))
 
 want_reasons = [r for r in a.reasons.split(',') if r]
 t.check(drains >= a.min_batches, 'the workload drained per-cpu lists (%d batches >= %d, '
