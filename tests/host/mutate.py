@@ -146,7 +146,18 @@ def one_block_movable(L, side):
     return L
 
 
+def high_order_as_movable(L, side):
+    """v2: a batch's THP pages counted as Movable instead of high-order."""
+    L = list(L)
+    i = next(i for i, l in enumerate(L) if ev(l) == 'pcp_drain' and
+             int(field(l, 'nr_high_order') or 0) > 0)
+    hi = int(field(L[i], 'nr_high_order'))
+    L[i] = setf(setf(L[i], 'nr_movable', int(field(L[i], 'nr_movable')) + hi), 'nr_high_order', 0)
+    return L
+
+
 DEFECTS = {f.__name__.replace('_', '-'): f for f in (
+    high_order_as_movable,
     drop_one_flip, no_flips, truncated_snapshot, block_mt_is_alloc_mt, drop_drains_but_first,
     drain_wrong_node, drain_wrong_cpu, dup_success, missing_failure, isolate_outside,
     no_unisolate, one_block_movable)}

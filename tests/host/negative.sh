@@ -89,6 +89,20 @@ case_ no-unisolate offline.py offline.report.gz offline.attempts \
 case_ one-block-movable grouping_off.py grouping-off.report.gz grouping-off.dmesg \
 	'is Unmovable' -- --dmesg-file @SIDE@ --pageblocks "$F/grouping-off.pageblocks"
 
+# ABI v2 (gens, snapshot begin/end, nr_high_order), from a v2 kernel's capture
+if [ -e "$F/v2-fragment.report.gz" ]; then
+	case_ drop-one-flip replay.py v2-fragment.report.gz v2-fragment.pageblocks \
+		'consecutive gens, no flip lost' -- --pageblocks @SIDE@
+	case_ truncated-snapshot replay.py v2-fragment.report.gz v2-fragment.pageblocks \
+		'none truncated \(2 snapshots; v2' -- --pageblocks @SIDE@
+	case_ block-mt-is-alloc-mt steal_flip.py v2-fragment.report.gz - \
+		'block_mt is the replayed type' --
+	case_ drop-drains-but-first drain.py v2-drain.report.gz v2-fragment.pageblocks \
+		'belongs to a pcp_drain batch' -- --pageblocks @SIDE@
+	case_ high-order-as-movable drain.py v2-drain.report.gz v2-fragment.pageblocks \
+		'every batch equals' -- --pageblocks @SIDE@
+fi
+
 echo "# defect -> caught (mutation of a real report; oracle; the failing check)"
 for row in "${table[@]}"; do
 	IFS='|' read -r d o c why <<<"$row"
