@@ -21,15 +21,16 @@ ABSENT = 'none'             # v2: a block offline (not in the map)
 snaps = {}                  # seq -> {pfn: (mt, gen, nid, zone)}
 order = []                  # seqs in order of appearance
 bounds = {}                 # (seq, nid, zone) -> {'begin': ev, 'end': ev, 'states': n}
-flips = []
-for e in events(a.capture, {'pageblock_state', 'pageblock_flip', 'pageblock_snapshot'}):
+flips = []                  # (trace index, event)
+for idx, e in enumerate(events(a.capture, {'pageblock_state', 'pageblock_flip',
+                                           'pageblock_snapshot'})):
     if e.name == 'pageblock_state':
         seq = e.num('seq')
         if seq not in snaps:
             snaps[seq] = {}
             order.append(seq)
         g = e.num('gen') if 'gen' in e.f else None
-        snaps[seq][e.num('pfn')] = (e.f['mt'], g, e.num('nid'), e.f['zone'])
+        snaps[seq][e.num('pfn')] = (e.f['mt'], g, e.num('nid'), e.f['zone'], idx)
         b = bounds.setdefault((seq, e.num('nid'), e.f['zone']), {})
         b['states'] = b.get('states', 0) + 1
         b['state_ts'] = b.get('state_ts', e.ts)
@@ -40,9 +41,9 @@ for e in events(a.capture, {'pageblock_state', 'pageblock_flip', 'pageblock_snap
             snaps[e.num('seq')] = {}
             order.append(e.num('seq'))
     else:
-        flips.append((len(flips), e))
+        flips.append((idx, e))
 v2 = any('gen' in e.f for _, e in flips) or any(
-    g is not None for s in snaps.values() for _, g, _, _ in s.values())
+    v[1] is not None for s in snaps.values() for v in s.values())
 
 t.check(len(order) >= 1 and snaps[order[0]], 'capture holds a baseline snapshot (%d states)'
         % (len(snaps[order[0]]) if order else 0))
@@ -83,23 +84,6 @@ for seq in order:
 t.check(not trunc, 'every snapshot is complete, none truncated (%d snapshots; %s)'
         % (len(order), kind), trunc)
 
-# --- flips: where they are
-where = {}
-for s in (snaps[q] for q in order):
-    for pfn, (_, _, nid, zone) in s.items():
-        where.setdefault(pfn, (nid, zone))
-for pfn, (nid, zone, _) in dump.items():
-    where.setdefault(pfn, (nid, zone))
-misplaced = []
-for _, e in flips:
-    pfn = e.num('pfn')
-    if pfn & ((1 << PAGEBLOCK_ORDER) - 1):
-        misplaced.append('%s: pfn is not the first of a pageblock' % e)
-    elif pfn in where and where[pfn] != (e.num('nid'), e.f['zone']) and \
-            ABSENT not in (e.f['old_mt'], e.f['new_mt']):
-        misplaced.append('%s: the block is in node %d %s' % ((e,) + where[pfn]))
-t.check(not misplaced, 'every flip names its block\'s node and zone', misplaced)
-
 # --- v2: per zone, consecutive gens
 gaps = []
 if v2:
@@ -129,41 +113,69 @@ if v2:
                             ', '.join(map(str, missing[:6]))))
     t.check(not gaps, 'v2: every zone\'s flips carry consecutive gens, no flip lost', gaps)
 
-# --- replay
-state = {p: v[0] for p, v in snaps[first].items()}
-sgen = {p: v[1] for p, v in snaps[first].items()}
-if v2:
-    seqflips = sorted(flips, key=lambda ie: (ie[1].num('gen'), ie[0]))
-else:
-    seqflips = flips
-order_errors = []
-applied = {}            # pfn -> [(gen, type after)] for comparing later states
-for _, e in seqflips:
-    pfn = e.num('pfn')
-    g = e.num('gen') if v2 else None
-    if pfn not in state:
-        if e.f['old_mt'] != ABSENT:
-            continue        # before the block was known
-        state[pfn] = ABSENT
-    if v2 and sgen.get(pfn) is not None and g <= sgen[pfn]:
-        continue            # already in the baseline state
-    if state[pfn] != e.f['old_mt']:
-        order_errors.append('%s: flip says old %s, replay has %s' % (e, e.f['old_mt'], state[pfn]))
-    state[pfn] = e.f['new_mt']
-    applied.setdefault(pfn, []).append((g, e.f['new_mt']))
+# --- replay, block by block.  A flip F comes after a state S of its block
+# iff (v2, same zone) F.gen > S.gen, else (v1, or the block changed zones
+# through offline/online in between) F is later in the trace.
+INF = float('inf')
+blockflips = {}
+for idx, e in flips:
+    blockflips.setdefault(e.num('pfn'), []).append((idx, e))
 
 
-def replayed_at(pfn, gen):
-    """Type of pfn after the flips with gen <= gen (v2), or after all (v1)."""
-    if gen is None:
-        return state.get(pfn)
-    mt = snaps[first].get(pfn, (ABSENT,))[0]
-    for g, new in applied.get(pfn, ()):
-        if g <= gen:
-            mt = new
+def after(idx, e, st):
+    """Flip (idx, e) comes after state st = (mt, gen, nid, zone, idx)."""
+    if st is None:
+        return True
+    if v2 and st[1] is not None and (e.num('nid'), e.f['zone']) == (st[2], st[3]):
+        return e.num('gen') > st[1]
+    return idx > st[4]
+
+
+base = snaps[first]
+order_errors, misplaced, state = [], [], {}
+for idx, e in flips:
+    if e.num('pfn') & ((1 << PAGEBLOCK_ORDER) - 1):
+        misplaced.append('%s: pfn is not the first of a pageblock' % e)
+for pfn, fl in blockflips.items():
+    b = base.get(pfn)
+    if b is None and not any(e.f['old_mt'] == ABSENT for _, e in fl):
+        continue            # never in a snapshot: nothing to replay it on
+    cur = b[0] if b else ABSENT
+    loc = (b[2], b[3]) if b else None
+    lastgen = {}
+    for idx, e in fl:
+        z = (e.num('nid'), e.f['zone'])
+        if v2:
+            if lastgen.get(z, -1) >= e.num('gen'):
+                order_errors.append('%s: gen not above the gen %d of the block\'s earlier '
+                                    'flip in that zone' % (e, lastgen[z]))
+            lastgen[z] = e.num('gen')
+        if not after(idx, e, b):
+            continue        # already in the baseline
+        if cur != e.f['old_mt']:
+            order_errors.append('%s: flip says old %s, replay has %s' % (e, e.f['old_mt'], cur))
+        if e.f['old_mt'] != ABSENT and loc and z != loc:
+            misplaced.append('%s: the block is in node %d %s' % ((e,) + loc))
+        cur = e.f['new_mt']
+        if cur != ABSENT:
+            loc = z
+    state[pfn] = cur
+for pfn, b in base.items():
+    state.setdefault(pfn, b[0])
+
+
+def replayed_at(pfn, st):
+    """Type of pfn as of state st: the baseline plus the flips between."""
+    b = base.get(pfn)
+    mt = b[0] if b else ABSENT
+    for idx, e in blockflips.get(pfn, ()):
+        if after(idx, e, b) and not after(idx, e, st):
+            mt = e.f['new_mt']
     return mt
 
 
+t.check(not misplaced, 'every flip names its block\'s node and zone (zone changes '
+        'only through offline/online)', misplaced)
 nflips = len(flips)
 t.check(nflips >= a.min_flips, 'the scenario flipped blocks (%d flips >= %d)'
         % (nflips, a.min_flips))
@@ -173,8 +185,8 @@ for r in [r for r in a.reasons.split(',') if r]:
 t.check(not order_errors, 'every flip starts from the replayed type (%d flips)' % nflips,
         order_errors)
 last = snaps[lastseq]
-bad = ['%#x: replay %s, last snapshot %s' % (p, replayed_at(p, g), mt)
-       for p, (mt, g, _, _) in sorted(last.items()) if replayed_at(p, g) != mt]
+bad = ['%#x: replay %s, last snapshot %s' % (p, replayed_at(p, st), st[0])
+       for p, st in sorted(last.items()) if replayed_at(p, st) != st[0]]
 bad += ['%#x: replay %s, absent from the last snapshot' % (p, mt)
         for p, mt in sorted(state.items()) if mt != ABSENT and p not in last and
         not trunc]
@@ -183,9 +195,9 @@ t.check(not bad, 'no flip lost: baseline + flips == last snapshot (%d blocks, %d
 if a.pageblocks:
     # a v2 dump says each block's gen (5th column): flips after it do not count
     gens = read_pageblock_gens(a.pageblocks)
-    bad = ['%#x: replay %s, dump %s' % (p, replayed_at(p, gens.get(p) if v2 else None), v[2])
-           for p, v in sorted(dump.items())
-           if replayed_at(p, gens.get(p) if v2 else None) != v[2]]
+    at = {p: (v[2], gens.get(p), v[0], v[1], INF) for p, v in dump.items()}
+    bad = ['%#x: replay %s, dump %s' % (p, replayed_at(p, at[p]), v[2])
+           for p, v in sorted(dump.items()) if replayed_at(p, at[p]) != v[2]]
     t.check(dump and not bad, 'baseline + flips == pageblocks dump at the end '
             '(%d blocks, %d mismatches)' % (len(dump), len(bad)), bad)
 t.done()

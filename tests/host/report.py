@@ -126,16 +126,18 @@ def oracle_args(description, files=(), extra=None):
 class BlockMap:
     """Where every pageblock is and what type it has, replayed from the
     capture alone: the first pageblock_state of a block, then every
-    pageblock_flip of it.  With ABI v2 gens a flip applies iff its gen is
-    above the gen of the state it would change; without (v1) trace order
-    decides (states and flips of a block are ordered by zone->lock and the
-    global clock).  Feed it every pageblock_state/pageblock_flip event in
-    trace order with update(); query between events."""
+    pageblock_flip of it.  With ABI v2 gens a flip of the block in the
+    state's zone applies iff its gen is above the state's (gens count per
+    zone); otherwise (v1, or the block moved zones through offline/online)
+    trace order decides (states and flips of a block are ordered by
+    zone->lock and the global clock).  Feed it every pageblock_state/
+    pageblock_flip event in trace order with update(); query between
+    events."""
 
     def __init__(self, dump=None):
         self.where = {}             # pfn -> (nid, zone)
         self.mt = {}                # pfn -> replayed type (only once a state was seen)
-        self.gen = {}               # pfn -> gen of what self.mt says (v2)
+        self.gen = {}               # pfn -> (nid, zone, gen) of its state (v2)
         if dump:
             for pfn, (nid, zone, _) in dump.items():
                 self.where[pfn] = (nid, zone)
@@ -147,16 +149,16 @@ class BlockMap:
             if pfn not in self.mt:
                 self.mt[pfn] = e.f['mt']
                 if 'gen' in e.f:
-                    self.gen[pfn] = e.num('gen')
+                    self.gen[pfn] = (int(e.f['nid']), e.f['zone'], e.num('gen'))
         elif e.name == 'pageblock_flip':
             if e.f.get('new_mt') != 'none':
                 self.where[pfn] = (int(e.f['nid']), e.f['zone'])
             if pfn in self.mt:
-                g = e.num('gen') if 'gen' in e.f else None
-                if g is None or g > self.gen.get(pfn, -1):
+                st = self.gen.get(pfn)
+                if st is None or 'gen' not in e.f or \
+                        (int(e.f['nid']), e.f['zone']) != st[:2] or e.num('gen') > st[2]:
                     self.mt[pfn] = e.f['new_mt']
-                    if g is not None:
-                        self.gen[pfn] = g
+                    self.gen.pop(pfn, None)     # from here on, trace order
 
     def block(self, pfn):
         return pfn & ~((1 << PAGEBLOCK_ORDER) - 1)

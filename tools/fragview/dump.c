@@ -8,7 +8,7 @@
 
 #include "dump.h"
 
-#define MAX_TOKENS 12
+#define MAX_TOKENS 16
 #define MAX_ORDER_SEEN 20	/* generous: MAX_ORDER is 11 on x86 in 6.1 */
 
 struct parser {
@@ -19,8 +19,9 @@ struct parser {
 	bool have_zone;
 	int32_t nid;
 	uint8_t zone;
-	uint64_t start_pfn, nr_blocks, seen;
+	uint64_t start_pfn, end_pfn, nr_blocks, seen;
 	uint64_t last_pfn;
+	bool v2;			/* end_pfn and gen in the header */
 };
 
 static int fail(struct parser *p, const char *fmt, ...)
@@ -72,23 +73,36 @@ static int split(char *s, char **tok)
 	return n;
 }
 
+/*
+ * v1: node N zone NAME start_pfn PFN nr_blocks K pageblock_order P
+ * v2: node N zone NAME start_pfn PFN end_pfn PFN nr_blocks K
+ *     pageblock_order P gen G
+ */
 static int zone_header(struct parser *p, struct fv_dump *d, char **tok, int n)
 {
-	uint64_t nid, start, nr, order;
+	uint64_t nid, start, end = 0, nr, order, gen;
+	bool v2 = n == 14;
+	int k = v2 ? 2 : 0;	/* v2 has end_pfn before nr_blocks */
 
-	if (n != 10 || strcmp(tok[2], "zone") || strcmp(tok[4], "start_pfn") ||
-	    strcmp(tok[6], "nr_blocks") || strcmp(tok[8], "pageblock_order"))
-		return fail(p, "expected 'node N zone NAME start_pfn PFN nr_blocks K pageblock_order P'");
+	if ((n != 10 && n != 14) || strcmp(tok[2], "zone") ||
+	    strcmp(tok[4], "start_pfn") || strcmp(tok[6 + k], "nr_blocks") ||
+	    strcmp(tok[8 + k], "pageblock_order") ||
+	    (v2 && (strcmp(tok[6], "end_pfn") || strcmp(tok[12], "gen"))))
+		return fail(p, "expected 'node N zone NAME start_pfn PFN [end_pfn PFN] nr_blocks K pageblock_order P [gen G]'");
 	if (!parse_u64(tok[1], &nid) || nid > INT32_MAX)
 		return fail(p, "bad node number '%s'", tok[1]);
 	if (fv_zone_parse(tok[3]) == FV_ZONE_UNKNOWN)
 		return fail(p, "unknown zone '%s'", tok[3]);
 	if (!parse_u64(tok[5], &start))
 		return fail(p, "bad start_pfn '%s'", tok[5]);
-	if (!parse_u64(tok[7], &nr))
-		return fail(p, "bad nr_blocks '%s'", tok[7]);
-	if (!parse_u64(tok[9], &order) || order < 1 || order > MAX_ORDER_SEEN)
-		return fail(p, "bad pageblock_order '%s'", tok[9]);
+	if (v2 && (!parse_u64(tok[7], &end) || end < start))
+		return fail(p, "bad end_pfn '%s'", tok[7]);
+	if (!parse_u64(tok[7 + k], &nr))
+		return fail(p, "bad nr_blocks '%s'", tok[7 + k]);
+	if (!parse_u64(tok[9 + k], &order) || order < 1 || order > MAX_ORDER_SEEN)
+		return fail(p, "bad pageblock_order '%s'", tok[9 + k]);
+	if (v2 && !parse_u64(tok[13], &gen))
+		return fail(p, "bad gen '%s'", tok[13]);
 	if (d->pageblock_order && d->pageblock_order != order)
 		return fail(p, "pageblock_order %llu differs from %u above",
 			    (unsigned long long)order, d->pageblock_order);
@@ -97,6 +111,8 @@ static int zone_header(struct parser *p, struct fv_dump *d, char **tok, int n)
 	p->nid = nid;
 	p->zone = fv_zone_parse(tok[3]);
 	p->start_pfn = start;
+	p->end_pfn = end;
+	p->v2 = v2;
 	p->nr_blocks = nr;
 	p->seen = 0;
 	return 0;
@@ -104,15 +120,16 @@ static int zone_header(struct parser *p, struct fv_dump *d, char **tok, int n)
 
 static int block_line(struct parser *p, struct fv_dump *d, char **tok, int n)
 {
-	uint64_t pfn, free_pages;
+	uint64_t pfn, free_pages, gen = 0;
 	int64_t largest;
 	enum fv_mt mt;
 	struct fv_event *e;
 
 	if (!p->have_zone)
 		return fail(p, "block line before any 'node N zone NAME ...' header");
-	if (n != 4)
-		return fail(p, "expected 'PFN TYPE FREE_PAGES LARGEST_ORDER'");
+	if (n != (p->v2 ? 5 : 4))
+		return fail(p, p->v2 ? "expected 'PFN TYPE FREE_PAGES LARGEST_ORDER GEN'" :
+			    "expected 'PFN TYPE FREE_PAGES LARGEST_ORDER'");
 	/* holes and offline memory are left out: at most nr_blocks lines */
 	if (p->seen == p->nr_blocks)
 		return fail(p, "zone %s of node %d has more blocks than the %llu of its header",
@@ -125,11 +142,14 @@ static int block_line(struct parser *p, struct fv_dump *d, char **tok, int n)
 	/* start_pfn need not be aligned: its block starts below it */
 	if (pfn < (p->start_pfn & ~((1ULL << d->pageblock_order) - 1)))
 		return fail(p, "pfn %s below the zone's start_pfn", tok[0]);
+	if (p->v2 && pfn >= p->end_pfn)
+		return fail(p, "pfn %s not below the zone's end_pfn", tok[0]);
 	if (p->seen && pfn <= p->last_pfn)
 		return fail(p, "pfn %s not above the previous block's", tok[0]);
 	mt = fv_mt_parse(tok[1]);
 	/* the kernel prints "Unknown" for a value outside its table */
-	if (mt == FV_MT_UNKNOWN && strcmp(tok[1], "Unknown"))
+	if ((mt == FV_MT_UNKNOWN && strcmp(tok[1], "Unknown")) ||
+	    mt == FV_MT_NONE)
 		return fail(p, "unknown migratetype '%s'", tok[1]);
 	if (!parse_u64(tok[2], &free_pages) ||
 	    free_pages > (1ULL << d->pageblock_order))
@@ -142,6 +162,8 @@ static int block_line(struct parser *p, struct fv_dump *d, char **tok, int n)
 	     largest <= (int64_t)d->pageblock_order))
 		return fail(p, "largest order %s does not fit %s free pages",
 			    tok[3], tok[2]);
+	if (p->v2 && !parse_u64(tok[4], &gen))
+		return fail(p, "bad gen '%s'", tok[4]);
 	if (d->nr == d->cap) {
 		size_t cap = d->cap ? d->cap * 2 : 256;
 		void *q = realloc(d->ev, cap * sizeof(*d->ev));
@@ -162,6 +184,10 @@ static int block_line(struct parser *p, struct fv_dump *d, char **tok, int n)
 	e->state.zone = p->zone;
 	e->state.mt = mt;
 	e->state.largest_order = largest;
+	if (p->v2) {
+		e->flags = FV_EVF_GEN;
+		e->state.gen = gen;
+	}
 	p->seen++;
 	p->last_pfn = pfn;
 	return 0;

@@ -6,6 +6,11 @@
  *   0xPFN TypeName free_pages largest_order
  *   ...
  *
+ * or, ABI v2, with the zone's end and generation:
+ *
+ *   node N zone NAME start_pfn 0xPFN end_pfn 0xPFN nr_blocks K pageblock_order P gen G
+ *   0xPFN TypeName free_pages largest_order gen
+ *
  * Each block line becomes one FV_EV_STATE event (ts 0, seq 1), so a dump
  * is a one-snapshot capture for the model.  Blank lines and lines
  * starting with '#' are ignored.  As the kernel writes it, start_pfn

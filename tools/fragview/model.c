@@ -26,9 +26,21 @@
 enum {
 	BLK_IN_BASE = 1,	/* the first snapshot covered the block */
 	BLK_SNAPPED = 2,	/* a later snapshot covered it */
+	BLK_BASE_GEN = 4,	/* base_gen is valid */
+	BLK_SNAP_GEN = 8,	/* snap_gen is valid */
+	BLK_START_GEN = 16,	/* the map starts from a record with start_gen */
+};
+
+/* Where and when (zone generation) a snapshot record saw a block. */
+struct blk_rec {
+	uint64_t gen;
+	int32_t nid;
+	uint8_t zone;
 };
 
 struct blk_priv {
+	struct blk_rec base, snap;	/* first and latest later record */
+	struct blk_rec start;		/* the record start_mt comes from */
 	uint32_t snap_seq;		/* seq of the latest later snapshot */
 	uint32_t flips_replayed;	/* flips applied to replay_mt so far */
 	uint32_t replayed_at_snap;	/* ... when the snapshot record came */
@@ -45,6 +57,7 @@ struct model_priv {
 	struct blk_priv *bp;
 	size_t cap;			/* room in blocks, bp, hist, hist_len */
 	size_t flips_cap;
+	size_t snap_zones_cap, lost_cap;
 	/* open addressing: key = block number + 1 (0 = empty), val = index */
 	uint64_t *hkeys;
 	uint32_t *hvals;
@@ -83,6 +96,8 @@ void fv_model_free(struct fv_model *m)
 	free(m->flips);
 	free(m->hist);
 	free(m->hist_len);
+	free(m->snap_zones);
+	free(m->lost);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -333,14 +348,99 @@ static void set_type(struct fv_model *m, size_t i, uint8_t mt)
 	p->type_count[mt]++;
 }
 
+static bool same_zone(const struct blk_rec *r, int32_t nid, uint8_t zone)
+{
+	return r->nid == nid && r->zone == zone;
+}
+
+/* The block is (now) in this zone: the map draws it in its last zone. */
+static void place_block(struct fv_model *m, size_t i, int32_t nid,
+			uint8_t zone)
+{
+	m->blocks[i].nid = nid;
+	m->blocks[i].zone = zone < FV_ZONE_NR ? zone : FV_ZONE_UNKNOWN;
+}
+
+static struct fv_snap_zone *snap_zone(struct fv_model *m, uint32_t seq,
+				      int32_t nid, uint8_t zone, uint64_t ts)
+{
+	struct model_priv *p = P(m);
+	struct fv_snap_zone *z;
+
+	/* a snapshot walks zone by zone: the last entry is the usual hit */
+	for (size_t k = m->nr_snap_zones; k-- > 0;) {
+		z = &m->snap_zones[k];
+		if (z->seq == seq && z->nid == nid && z->zone == zone)
+			return z;
+	}
+	if (grow((void **)&m->snap_zones, &p->snap_zones_cap,
+		 m->nr_snap_zones + 1, sizeof(*m->snap_zones)))
+		return NULL;
+	z = &m->snap_zones[m->nr_snap_zones++];
+	*z = (struct fv_snap_zone){ .seq = seq, .nid = nid, .zone = zone,
+				    .ts = ts };
+	return z;
+}
+
+static int snap_zone_count(struct fv_model *m, uint32_t seq, int32_t nid,
+			   uint8_t zone, uint64_t ts)
+{
+	struct fv_snap_zone *z = snap_zone(m, seq, nid, zone, ts);
+
+	if (!z)
+		return -1;
+	z->nr_states++;
+	return 0;
+}
+
+static int apply_snapshot(struct fv_model *m, const struct fv_event *ev,
+			  uint64_t ts)
+{
+	struct fv_snap_zone *z = snap_zone(m, ev->snap.seq, ev->snap.nid,
+					   ev->snap.zone, ts);
+
+	if (!z)
+		return -1;
+	if (ev->snap.phase == FV_SNAP_BEGIN) {
+		z->have_begin = true;
+		z->nr_begin = ev->snap.nr_blocks;
+		z->gen_begin = ev->snap.gen;
+	} else if (ev->snap.phase == FV_SNAP_END) {
+		z->have_end = true;
+		z->nr_end = ev->snap.nr_blocks;
+		z->gen_end = ev->snap.gen;
+	}
+	return 0;
+}
+
+static int apply_lost(struct fv_model *m, const struct fv_event *ev,
+		      uint64_t ts)
+{
+	struct model_priv *p = P(m);
+
+	if (grow((void **)&m->lost, &p->lost_cap, m->nr_lost + 1,
+		 sizeof(*m->lost)))
+		return -1;
+	m->lost[m->nr_lost++] = (struct fv_lost){
+		.ts = ts, .prev_ts = ev->lost.prev_ts,
+		.count = ev->lost.count, .cpu = ev->cpu,
+	};
+	return 0;
+}
+
 static int apply_state(struct fv_model *m, const struct fv_event *ev,
 		       uint64_t ts)
 {
 	struct model_priv *p = P(m);
 	uint8_t mt = ev->state.mt < FV_MT_NR ? ev->state.mt : FV_MT_UNKNOWN;
+	bool gen = ev->flags & FV_EVF_GEN;
+	struct blk_rec rec = { .gen = ev->state.gen, .nid = ev->state.nid,
+			       .zone = ev->state.zone };
 	struct blk_priv *bp;
 	long i;
 
+	if (gen)
+		m->have_gen = true;
 	if (!m->have_baseline) {
 		m->have_baseline = true;
 		m->base_seq = ev->state.seq;
@@ -353,21 +453,34 @@ static int apply_state(struct fv_model *m, const struct fv_event *ev,
 	}
 	m->last_snap_ts = ts;
 
-	i = find_or_add(m, ev->state.pfn, ev->state.nid, ev->state.zone, mt);
-	if (i < 0)
+	if (snap_zone_count(m, ev->state.seq, ev->state.nid, ev->state.zone, ts))
 		return -1;
+	i = fv_model_find_block(m, ev->state.pfn);
+	if (i < 0) {
+		i = add_block(m, ev->state.pfn, ev->state.nid, ev->state.zone, mt);
+		if (i < 0)
+			return -1;
+		if (gen) {
+			p->bp[i].flags |= BLK_START_GEN;
+			p->bp[i].start = rec;
+		}
+	}
+	place_block(m, i, ev->state.nid, ev->state.zone);
 	m->blocks[i].free_pages = ev->state.free_pages;
 	m->blocks[i].largest_order = ev->state.largest_order;
 	bp = &p->bp[i];
 	if (ev->state.seq == m->base_seq && !(bp->flags & BLK_IN_BASE)) {
-		bp->flags |= BLK_IN_BASE;
+		bp->flags |= BLK_IN_BASE | (gen ? BLK_BASE_GEN : 0);
+		bp->base = rec;
 		bp->replay_mt = mt;
 		bp->flips_replayed = 0;
 		bp->base_free = ev->state.free_pages;
 		bp->base_largest = ev->state.largest_order;
 		m->blocks[i].mt_base = mt;
 	} else {
-		bp->flags |= BLK_SNAPPED;
+		bp->flags = (bp->flags & ~BLK_SNAP_GEN) | BLK_SNAPPED |
+			    (gen ? BLK_SNAP_GEN : 0);
+		bp->snap = rec;
 		bp->snap_seq = ev->state.seq;
 		bp->snap_mt = mt;
 		bp->replay_at_snap = bp->replay_mt;
@@ -383,7 +496,10 @@ static int apply_flip(struct fv_model *m, const struct fv_event *ev,
 	uint8_t old_mt = ev->flip.old_mt < FV_MT_NR ? ev->flip.old_mt : FV_MT_UNKNOWN;
 	uint8_t new_mt = ev->flip.new_mt < FV_MT_NR ? ev->flip.new_mt : FV_MT_UNKNOWN;
 	uint8_t reason = ev->flip.reason < FV_FLIP_NR ? ev->flip.reason : FV_FLIP_UNKNOWN;
+	bool gen = ev->flags & FV_EVF_GEN;
+	struct fv_flip_rec *f;
 	struct fv_bucket *bk;
+	struct blk_priv *bp;
 	long i;
 
 	i = find_or_add(m, ev->flip.pfn, ev->flip.nid, ev->flip.zone, old_mt);
@@ -392,16 +508,31 @@ static int apply_flip(struct fv_model *m, const struct fv_event *ev,
 	if (grow((void **)&m->flips, &p->flips_cap, m->nr_flips + 1,
 		 sizeof(*m->flips)))
 		return -1;
-	m->flips[m->nr_flips++] = (struct fv_flip_rec){
-		.ts = ts, .block = i, .old_mt = old_mt, .new_mt = new_mt,
-		.reason = reason,
+	if (gen)
+		m->have_gen = true;
+	bp = &p->bp[i];
+	f = &m->flips[m->nr_flips++];
+	*f = (struct fv_flip_rec){
+		.ts = ts, .gen = ev->flip.gen, .block = i, .nid = ev->flip.nid,
+		.zone = ev->flip.zone, .old_mt = old_mt, .new_mt = new_mt,
+		.reason = reason, .flags = gen ? FV_FLIP_GEN : 0,
 	};
-	if (m->blocks[i].mt != old_mt)
-		m->flip_old_mismatch++;
-	set_type(m, i, new_mt);
+	/* a block enters the map (memory online) where the event says */
+	if (reason == FV_FLIP_ONLINE)
+		place_block(m, i, ev->flip.nid, ev->flip.zone);
+	if (gen && (bp->flags & BLK_START_GEN) &&
+	    same_zone(&bp->start, ev->flip.nid, ev->flip.zone) &&
+	    ev->flip.gen <= bp->start.gen) {
+		/* recorded after the snapshot record that already has it */
+		f->flags |= FV_FLIP_BEFORE;
+	} else {
+		if (m->blocks[i].mt != old_mt)
+			m->flip_old_mismatch++;
+		set_type(m, i, new_mt);
+	}
 	m->blocks[i].n.flips++;
-	p->bp[i].replay_mt = new_mt;
-	p->bp[i].flips_replayed++;
+	bp->replay_mt = new_mt;
+	bp->flips_replayed++;
 	hist_push(m, i, ts, FV_EV_FLIP, old_mt, new_mt, reason, 0);
 	bk = bucket_for(m, ts);
 	bk->flips++;
@@ -504,6 +635,11 @@ int fv_model_apply(struct fv_model *m, const struct fv_event *ev)
 		bk->migrate_ok += ev->msum.succeeded;
 		bk->migrate_fail += ev->msum.failed;
 		return 0;
+	case FV_EV_SNAPSHOT:
+		bucket_for(m, ts);
+		return apply_snapshot(m, ev, ts);
+	case FV_EV_LOST:
+		return apply_lost(m, ev, ts);
 	}
 	return 0;
 }
@@ -678,7 +814,8 @@ void fv_model_types_at(const struct fv_model *m, uint64_t ts, uint8_t *mt)
 	for (size_t i = 0; i < m->nr_blocks; i++)
 		mt[i] = p->bp[i].start_mt;
 	for (size_t f = 0; f < end; f++)
-		mt[m->flips[f].block] = m->flips[f].new_mt;
+		if (!(m->flips[f].flags & FV_FLIP_BEFORE))
+			mt[m->flips[f].block] = m->flips[f].new_mt;
 }
 
 void fv_model_count_types(const struct fv_model *m, bool at_base,
@@ -711,34 +848,101 @@ bool fv_model_block_free(const struct fv_model *m, size_t i, bool at_base,
 	return true;
 }
 
+/*
+ * ABI v2 replay of one block between its two snapshot records: a flip
+ * is on top of a record iff its gen is above the record's (same zone;
+ * gens are per zone).  Flips of one zone are applied in gen order, so
+ * trace order does not matter there; a block that left the zone and
+ * came back elsewhere (offline/online) changes zones in trace order.
+ */
+struct gen_replay {
+	uint8_t mt;
+	bool have_gen;			/* gen/nid/zone of the last flip applied */
+	uint64_t gen;
+	int32_t nid;
+	uint8_t zone;
+	uint32_t nr_flips;
+};
+
+static bool gen_rule(const struct blk_priv *bp)
+{
+	return (bp->flags & BLK_SNAP_GEN) &&
+	       (!(bp->flags & BLK_IN_BASE) || (bp->flags & BLK_BASE_GEN));
+}
+
+static void gen_replay_flip(struct gen_replay *r, const struct blk_priv *bp,
+			    const struct fv_flip_rec *f)
+{
+	if (!(f->flags & FV_FLIP_GEN))
+		return;
+	if ((bp->flags & BLK_IN_BASE) &&
+	    same_zone(&bp->base, f->nid, f->zone) && f->gen <= bp->base.gen)
+		return;		/* already in the first record */
+	if (same_zone(&bp->snap, f->nid, f->zone) && f->gen > bp->snap.gen)
+		return;		/* after the last record */
+	r->nr_flips++;
+	if (r->have_gen && r->nid == f->nid && r->zone == f->zone &&
+	    f->gen < r->gen)
+		return;		/* recorded late: a later flip is applied */
+	r->mt = f->new_mt;
+	r->have_gen = true;
+	r->gen = f->gen;
+	r->nid = f->nid;
+	r->zone = f->zone;
+}
+
 int fv_model_check(const struct fv_model *m, struct fv_check *c,
 		   struct fv_mismatch *out)
 {
 	const struct blk_priv *bp = P(m)->bp;
+	struct gen_replay *gr = NULL;
 
 	memset(c, 0, sizeof(*c));
 	if (m->nr_snapshots < 2)
 		return -1;
+	if (m->have_gen) {
+		gr = calloc(m->nr_blocks ? m->nr_blocks : 1, sizeof(*gr));
+		if (!gr)
+			return -1;
+		for (size_t i = 0; i < m->nr_blocks; i++)
+			gr[i].mt = bp[i].flags & BLK_IN_BASE ? m->blocks[i].mt_base
+							     : FV_MT_UNKNOWN;
+		for (size_t f = 0; f < m->nr_flips; f++) {
+			size_t i = m->flips[f].block;
+
+			if (gen_rule(&bp[i]))
+				gen_replay_flip(&gr[i], &bp[i], &m->flips[f]);
+		}
+	}
 	for (size_t i = 0; i < m->nr_blocks; i++) {
 		bool in_last = (bp[i].flags & BLK_SNAPPED) &&
 			       bp[i].snap_seq == m->last_seq;
+		uint8_t got = bp[i].replay_at_snap;
+		uint32_t nr = bp[i].replayed_at_snap;
 
 		if (!in_last) {
-			if (bp[i].flags & BLK_IN_BASE)
+			/* an offline block is rightly not in the last one */
+			if ((bp[i].flags & BLK_IN_BASE) &&
+			    bp[i].replay_mt != FV_MT_NONE)
 				c->nr_missing++;
 			continue;
 		}
+		if (gr && gen_rule(&bp[i])) {
+			got = gr[i].mt;
+			nr = gr[i].nr_flips;
+		}
 		c->nr_compared++;
-		c->nr_flips += bp[i].replayed_at_snap;
-		if (bp[i].replay_at_snap == bp[i].snap_mt)
+		c->nr_flips += nr;
+		if (got == bp[i].snap_mt)
 			continue;
 		if (out)
 			out[c->nr_mismatches] = (struct fv_mismatch){
 				.block = i, .expected = bp[i].snap_mt,
-				.got = bp[i].replay_at_snap,
+				.got = got,
 			};
 		c->nr_mismatches++;
 	}
+	free(gr);
 	return 0;
 }
 

@@ -35,6 +35,7 @@ enum fv_mt {
 	FV_MT_CMA,
 	FV_MT_ISOLATE,
 	FV_MT_UNKNOWN,		/* not seen yet (no snapshot covers it) */
+	FV_MT_NONE,		/* not in the map: offline (ABI v2 "none") */
 	FV_MT_NR,
 };
 
@@ -46,7 +47,8 @@ enum fv_zone_type {
 enum fv_flip_reason {
 	FV_FLIP_STEAL, FV_FLIP_HIGHATOMIC_RESERVE, FV_FLIP_HIGHATOMIC_UNRESERVE,
 	FV_FLIP_ISOLATE, FV_FLIP_UNISOLATE, FV_FLIP_CMA, FV_FLIP_ISOLATE_FREE,
-	FV_FLIP_INIT, FV_FLIP_UNKNOWN, FV_FLIP_NR,
+	FV_FLIP_INIT, FV_FLIP_ONLINE, FV_FLIP_OFFLINE, FV_FLIP_UNKNOWN,
+	FV_FLIP_NR,
 };
 
 enum fv_drain_reason {
@@ -67,7 +69,7 @@ enum fv_migrate_reason {
 };
 
 /* Name tables: index by the enums above; parse returns *_UNKNOWN. */
-const char *fv_mt_name(enum fv_mt mt);		/* "Unmovable", ... "unknown" */
+const char *fv_mt_name(enum fv_mt mt);		/* "Unmovable", ... "unknown", "none" */
 enum fv_mt fv_mt_parse(const char *name);	/* kernel names, case-insensitive */
 const char *fv_zone_name(enum fv_zone_type z);	/* "DMA", "DMA32", "Normal", ... */
 enum fv_zone_type fv_zone_parse(const char *name);
@@ -88,28 +90,49 @@ enum fv_ev_kind {
 	FV_EV_MIGRATE,		/* mobility:migrate_folio */
 	FV_EV_EXTFRAG,		/* kmem:mm_page_alloc_extfrag (stock kernels) */
 	FV_EV_MIGRATE_SUM,	/* migrate:mm_migrate_pages (stock kernels) */
+	FV_EV_SNAPSHOT,		/* mobility:pageblock_snapshot (ABI v2) */
+	FV_EV_LOST,		/* the ring buffer dropped events (reader) */
 	FV_EV_NR,
 };
 const char *fv_ev_kind_name(enum fv_ev_kind k);	/* "state", "flip", ... */
+
+enum fv_snap_phase { FV_SNAP_BEGIN, FV_SNAP_END, FV_SNAP_UNKNOWN, FV_SNAP_NR };
+
+const char *fv_snap_phase_name(enum fv_snap_phase p);	/* "begin", "end" */
+enum fv_snap_phase fv_snap_phase_parse(const char *name);
+
+/* fv_event.flags */
+#define FV_EVF_GEN	1	/* state/flip: gen is valid (ABI v2) */
 
 /* One decoded event, canonical values only. */
 struct fv_event {
 	uint64_t ts;			/* ns, trace clock */
 	int32_t cpu;
 	uint8_t kind;			/* enum fv_ev_kind */
+	uint8_t flags;			/* FV_EVF_* */
 	union {
 		struct {		/* FV_EV_STATE */
-			uint64_t pfn;
+			uint64_t pfn, gen;
 			uint32_t seq, free_pages;
 			int32_t nid;
 			uint8_t zone, mt;
 			int8_t largest_order;	/* -1: no free page */
 		} state;
 		struct {		/* FV_EV_FLIP */
-			uint64_t pfn, caller;
+			uint64_t pfn, caller, gen;
 			int32_t nid;
 			uint8_t zone, old_mt, new_mt, reason;
 		} flip;
+		struct {		/* FV_EV_SNAPSHOT: a zone's begin or end */
+			uint64_t start_pfn, end_pfn, gen;
+			uint32_t seq, nr_blocks;
+			int32_t nid;
+			uint8_t zone, phase;	/* enum fv_snap_phase */
+		} snap;
+		struct {		/* FV_EV_LOST: before this CPU's record at ts */
+			int64_t count;		/* events dropped, -1: unknown */
+			uint64_t prev_ts;	/* the CPU's record before, 0: none */
+		} lost;
 		struct {		/* FV_EV_STEAL and FV_EV_EXTFRAG */
 			uint64_t pfn, block_pfn;	/* block_pfn: derived for EXTFRAG */
 			int32_t nid, free_moved, alike;	/* -1: unknown (EXTFRAG) */
@@ -118,7 +141,8 @@ struct fv_event {
 		} steal;
 		struct {		/* FV_EV_DRAIN */
 			int32_t nid;
-			uint32_t nr[3];		/* Unmovable, Movable, Reclaimable */
+			uint32_t nr[4];		/* Unmovable, Movable, Reclaimable,
+						 * high order (v2, any type) */
 			uint32_t total;
 			uint8_t zone, reason;
 		} drain;
@@ -163,11 +187,40 @@ struct fv_zone {
 	size_t first, nr;		/* index range in the block table */
 };
 
+/* fv_flip_rec.flags */
+#define FV_FLIP_GEN	1	/* gen is valid */
+#define FV_FLIP_BEFORE	2	/* already in the block's first snapshot
+				 * record (gen <= its gen): not replayed */
+
 /* One entry of the replay history: every flip, in time order. */
 struct fv_flip_rec {
 	uint64_t ts;
+	uint64_t gen;			/* zone generation after the flip (v2) */
 	uint32_t block;			/* index into the block table */
+	int32_t nid;
+	uint8_t zone;
 	uint8_t old_mt, new_mt, reason;
+	uint8_t flags;			/* FV_FLIP_* */
+};
+
+/* A ring-buffer overrun: the reader saw missed events on a CPU. */
+struct fv_lost {
+	uint64_t ts;			/* first record after the drop */
+	uint64_t prev_ts;		/* the CPU's record before it, 0: none */
+	int64_t count;			/* events dropped, -1: unknown */
+	int32_t cpu;
+};
+
+/* One zone of one snapshot (seq): pageblock_snapshot begin/end, states. */
+struct fv_snap_zone {
+	uint32_t seq;
+	int32_t nid;
+	uint8_t zone;
+	bool have_begin, have_end;
+	uint32_t nr_begin, nr_end;	/* nr_blocks of begin and end */
+	uint32_t nr_states;		/* pageblock_state events seen */
+	uint64_t gen_begin, gen_end;
+	uint64_t ts;			/* first event of the zone's snapshot */
 };
 
 #define FV_BLOCK_HIST 16		/* recent events kept per block */
@@ -215,7 +268,13 @@ struct fv_model {
 	uint32_t nr_snapshots;		/* distinct pageblock_state seq runs seen */
 	uint64_t out_of_order;		/* events older than their predecessor */
 	uint64_t flip_old_mismatch;	/* flips whose old_mt != replayed type */
-			/* model.c internals (pfn index etc.) */
+	/* ABI v2: generations, snapshot boundaries; lost events */
+	bool have_gen;			/* a state or flip carried a gen */
+	bool expect_snap_events;	/* the capture has pageblock_snapshot */
+	struct fv_snap_zone *snap_zones;
+	size_t nr_snap_zones;
+	struct fv_lost *lost;
+	size_t nr_lost;
 };
 
 void fv_model_init(struct fv_model *m);

@@ -15,7 +15,7 @@
 
 static const char *const mt_names[FV_MT_NR] = {
 	"Unmovable", "Movable", "Reclaimable", "HighAtomic", "CMA", "Isolate",
-	"unknown",
+	"unknown", "none",
 };
 
 static const char *const zone_names[FV_ZONE_NR] = {
@@ -24,7 +24,8 @@ static const char *const zone_names[FV_ZONE_NR] = {
 
 static const char *const flip_names[FV_FLIP_NR] = {
 	"steal", "highatomic_reserve", "highatomic_unreserve", "isolate",
-	"unisolate", "cma", "isolate_free", "init", "unknown",
+	"unisolate", "cma", "isolate_free", "init", "online", "offline",
+	"unknown",
 };
 
 static const char *const drain_names[FV_DRAIN_NR] = {
@@ -44,6 +45,11 @@ static const char *const mr_names[FV_MR_NR] = {
 
 static const char *const kind_names[FV_EV_NR] = {
 	"state", "flip", "steal", "drain", "migrate", "extfrag", "migrate_sum",
+	"snapshot", "lost",
+};
+
+static const char *const phase_names[FV_SNAP_NR] = {
+	"begin", "end", "unknown",
 };
 
 static const char *name_of(const char *const *tab, size_t nr, unsigned int v)
@@ -63,12 +69,15 @@ static unsigned int parse_in(const char *const *tab, size_t nr,
 
 const char *fv_mt_name(enum fv_mt mt)
 {
-	return name_of(mt_names, NR(mt_names), mt);
+	return mt_names[mt < FV_MT_NR ? mt : FV_MT_UNKNOWN];
 }
 
+/* "none" (MIGRATE_TYPES: offline, no destination) is not "unknown" */
 enum fv_mt fv_mt_parse(const char *name)
 {
-	return parse_in(mt_names, NR(mt_names), name);
+	if (name && !strcasecmp(name, mt_names[FV_MT_NONE]))
+		return FV_MT_NONE;
+	return parse_in(mt_names, FV_MT_UNKNOWN + 1, name);
 }
 
 const char *fv_zone_name(enum fv_zone_type z)
@@ -125,6 +134,16 @@ const char *fv_mr_name(enum fv_migrate_reason r)
 enum fv_migrate_reason fv_mr_parse(const char *name)
 {
 	return parse_in(mr_names, NR(mr_names), name);
+}
+
+const char *fv_snap_phase_name(enum fv_snap_phase p)
+{
+	return name_of(phase_names, NR(phase_names), p);
+}
+
+enum fv_snap_phase fv_snap_phase_parse(const char *name)
+{
+	return parse_in(phase_names, NR(phase_names), name);
 }
 
 const char *fv_ev_kind_name(enum fv_ev_kind k)

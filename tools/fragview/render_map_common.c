@@ -18,12 +18,14 @@ const struct map_colour map_palette[FV_MT_NR] = {
 	[FV_MT_CMA]         = { 0x4e, 0x79, 0xa7,  67, true },
 	[FV_MT_ISOLATE]     = { 0x9c, 0x75, 0x5f, 137, true },
 	[FV_MT_UNKNOWN]     = { 0xd3, 0xd3, 0xd3, 252, false },
+	[FV_MT_NONE]        = { 0xff, 0xff, 0xff, 231, false },	/* a gap */
 };
 
 const char map_letters[FV_MT_NR] = {
 	[FV_MT_UNMOVABLE] = 'U', [FV_MT_MOVABLE] = 'M',
 	[FV_MT_RECLAIMABLE] = 'R', [FV_MT_HIGHATOMIC] = 'H',
 	[FV_MT_CMA] = 'C', [FV_MT_ISOLATE] = 'I', [FV_MT_UNKNOWN] = '?',
+	[FV_MT_NONE] = ' ',
 };
 
 static bool zone_matches(const struct fv_zone *z, const struct map_opts *o)
@@ -60,8 +62,10 @@ int map_view_init(struct map_view *v, const struct fv_model *m,
 			continue;
 		v->zone_shown[z] = true;
 		v->nr_zones_shown++;
-		v->nr_shown += zone->nr;
 		for (size_t i = zone->first; i < zone->first + zone->nr; i++) {
+			if (v->mt[i] == FV_MT_NONE)
+				continue;	/* offline: not on the map now */
+			v->nr_shown++;
 			v->count[map_mt_clamp(v->mt[i])]++;
 			if (map_block_marked(&m->blocks[i]))
 				v->nr_marked++;

@@ -106,7 +106,7 @@ static void compute_start_types(struct html_ctx *c)
 	/* flips at ts 0 cannot be excluded by time: undo them by hand */
 	fv_model_types_at(m, 0, c->start);
 	for (size_t f = m->nr_flips; f-- > 0;)
-		if (m->flips[f].ts == 0)
+		if (m->flips[f].ts == 0 && !(m->flips[f].flags & FV_FLIP_BEFORE))
 			c->start[m->flips[f].block] = m->flips[f].old_mt;
 }
 
@@ -161,6 +161,12 @@ static void put_blocks(struct html_ctx *c)
 	PUT_BLOCK_ARRAY(c, "lorder", "%d", b->largest_order);
 }
 
+/* A flip the page replays: of a shown block, not already in its base. */
+static bool flip_shown(const struct html_ctx *c, const struct fv_flip_rec *r)
+{
+	return c->newidx[r->block] >= 0 && !(r->flags & FV_FLIP_BEFORE);
+}
+
 static void put_flips(struct html_ctx *c)
 {
 	const struct fv_model *m = c->m;
@@ -171,7 +177,7 @@ static void put_flips(struct html_ctx *c)
 	fputs(",\n\"flipT\":[", c->out);
 	any = false;
 	for (size_t f = 0; f < m->nr_flips; f++) {
-		if (c->newidx[m->flips[f].block] < 0)
+		if (!flip_shown(c, &m->flips[f]))
 			continue;
 		fprintf(c->out, any ? ",%" PRIu64 : "%" PRIu64,
 			m->flips[f].ts - prev);
@@ -183,7 +189,7 @@ static void put_flips(struct html_ctx *c)
 	for (size_t f = 0; f < m->nr_flips; f++) {
 		int32_t k = c->newidx[m->flips[f].block];
 
-		if (k < 0)
+		if (!flip_shown(c, &m->flips[f]))
 			continue;
 		fprintf(c->out, any ? ",%d" : "%d", k);
 		any = true;
@@ -194,7 +200,7 @@ static void put_flips(struct html_ctx *c)
 	for (size_t f = 0; f < m->nr_flips; f++) {
 		const struct fv_flip_rec *r = &m->flips[f];
 
-		if (c->newidx[r->block] < 0)
+		if (!flip_shown(c, r))
 			continue;
 		fprintf(c->out, any ? ",%u" : "%u",
 			map_mt_clamp(r->new_mt) | map_mt_clamp(r->old_mt) << 3 |
@@ -342,7 +348,9 @@ static int put_data(struct html_ctx *c, const struct map_opts *o)
 	fprintf(c->out, ",\"baseline\":%s,\"snapshots\":%u,\"unknownBlocks\":%"
 		PRIu64 ",\"outOfOrder\":%" PRIu64 ",\"flipOldMismatch\":%" PRIu64,
 		m->have_baseline ? "true" : "false", m->nr_snapshots,
-		m->unknown_blocks, m->out_of_order, m->flip_old_mismatch);
+		m->unknown_blocks, m->out_of_order,
+		/* v2: trace order may differ from gen order; gaps say it all */
+		m->have_gen ? 0 : m->flip_old_mismatch);
 	fputs(",\"events\":[", c->out);
 	for (int k = 0; k < FV_EV_NR; k++)
 		fprintf(c->out, k ? ",%" PRIu64 : "%" PRIu64, m->nr_events[k]);

@@ -19,7 +19,8 @@
 #define ZONE_H	34		/* zone heading above its grid */
 #define ZONE_GAP 14
 #define LEGEND_ROW 18
-#define LEGEND_ENTRIES (FV_MT_NR + 2)	/* types, stolen from, flipped */
+#define LEGEND_TYPES FV_MT_NONE	/* offline blocks are gaps, not a type */
+#define LEGEND_ENTRIES (LEGEND_TYPES + 2)	/* types, stolen from, flipped */
 
 static void put_rgb(FILE *out, unsigned int mt)
 {
@@ -122,18 +123,18 @@ static void put_legend(FILE *out, const struct fv_model *m,
 	for (unsigned int k = 0; k < LEGEND_ENTRIES; k++) {
 		int x = MARGIN + (int)(k % 4) * 170;
 		int ry = y + (int)(k / 4) * LEGEND_ROW;
-		unsigned int mt = k < FV_MT_NR ? k : FV_MT_MOVABLE;
+		unsigned int mt = k < LEGEND_TYPES ? k : FV_MT_MOVABLE;
 
 		fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
 			"fill=\"", x, ry, CELL, CELL);
 		put_rgb(out, mt);
 		fputs("\"/>", out);
-		put_marks(out, k == FV_MT_NR, k == FV_MT_NR + 1, x, ry);
+		put_marks(out, k == LEGEND_TYPES, k == LEGEND_TYPES + 1, x, ry);
 		fprintf(out, "<text x=\"%d\" y=\"%d\">", x + CELL + 6,
 			ry + CELL - 1);
-		if (k < FV_MT_NR)
+		if (k < LEGEND_TYPES)
 			fprintf(out, "%s: %" PRIu64, fv_mt_name(mt), v->count[mt]);
-		else if (k == FV_MT_NR)
+		else if (k == LEGEND_TYPES)
 			fprintf(out, "stolen from: %zu", stolen);
 		else
 			fprintf(out, "flipped: %zu", flipped);

@@ -64,7 +64,7 @@ static void put_legend(FILE *out, const struct map_view *v,
 		       struct map_text_style *st)
 {
 	fprintf(out, "legend (blocks shown: %zu)\n", v->nr_shown);
-	for (unsigned int mt = 0; mt < FV_MT_NR; mt++) {
+	for (unsigned int mt = 0; mt < FV_MT_NONE; mt++) {
 		fputs("  ", out);
 		st->cell(out, st, mt, false);
 		st->end_run(out, st);

@@ -110,9 +110,9 @@ int render_stats_csv(FILE *out, const struct fv_model *m, const struct fv_stats 
 			    .reason = fv_drain_reason_name(r), .metric = "pages",
 			    .value = d->pages[r]);
 		}
-		for (int t = 0; t < 3; t++)
+		for (int t = 0; t < FV_DRAIN_LISTS; t++)
 			ROW(.table = "drain_pages_by_type", .cpu = d->cpu,
-			    .from = fv_mt_name(t), .metric = "pages",
+			    .from = fv_drain_list_name(t), .metric = "pages",
 			    .value = d->by_type[t]);
 	}
 	for (size_t i = 0; i < s->nr_migrate_rows; i++) {

@@ -92,9 +92,11 @@ int render_stats_json(FILE *out, const struct fv_model *m, const struct fv_stats
 			fprintf(out, "%s\"%s\":{\"drains\":%" PRIu64 ",\"pages\":%" PRIu64 "}",
 				r ? "," : "", fv_drain_reason_name(r), d->drains[r],
 				d->pages[r]);
-		fprintf(out, "},\"pages_by_type\":{\"Unmovable\":%" PRIu64
-			",\"Movable\":%" PRIu64 ",\"Reclaimable\":%" PRIu64 "}}",
-			d->by_type[0], d->by_type[1], d->by_type[2]);
+		fputs("},\"pages_by_type\":{", out);
+		for (int t = 0; t < FV_DRAIN_LISTS; t++)
+			fprintf(out, "%s\"%s\":%" PRIu64, t ? "," : "",
+				fv_drain_list_name(t), d->by_type[t]);
+		fputs("}}", out);
 	}
 	fprintf(out, "]},\n\"migrations\":{\"ok\":%" PRIu64 ",\"failed\":%" PRIu64
 		",\"rows\":[", s->nr_migrate_ok, s->nr_migrate_fail);

@@ -90,7 +90,9 @@ static void drains(FILE *out, const struct fv_stats *s)
 	fprintf(out, "  %4s", "cpu");
 	for (int r = 0; r < FV_DRAIN_NR - 1; r++)
 		fprintf(out, " %15s", fv_drain_reason_name(r));
-	fprintf(out, " %10s %10s %10s\n", "Unmovable", "Movable", "Reclaimable");
+	for (int t = 0; t < FV_DRAIN_LISTS; t++)
+		fprintf(out, " %11s", fv_drain_list_name(t));
+	fputc('\n', out);
 	for (size_t i = 0; i < s->nr_drain_rows; i++) {
 		const struct fv_drain_row *d = &s->drains[i];
 
@@ -102,8 +104,9 @@ static void drains(FILE *out, const struct fv_stats *s)
 				 d->drains[r], d->pages[r]);
 			fprintf(out, " %15s", cell);
 		}
-		fprintf(out, " %10" PRIu64 " %10" PRIu64 " %10" PRIu64 "\n",
-			d->by_type[0], d->by_type[1], d->by_type[2]);
+		for (int t = 0; t < FV_DRAIN_LISTS; t++)
+			fprintf(out, " %11" PRIu64, d->by_type[t]);
+		fputc('\n', out);
 	}
 	fprintf(out, "  (cells: drains/pages)\n");
 }

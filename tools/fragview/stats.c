@@ -44,6 +44,11 @@ static void count_result(struct fv_stats *s, int32_t result)
 	s->results[s->nr_results++] = (struct fv_result_row){ result, 1 };
 }
 
+const char *fv_drain_list_name(unsigned int list)
+{
+	return list < FV_DRAIN_LISTS - 1 ? fv_mt_name(list) : "high_order";
+}
+
 static void count_drain(struct fv_stats *s, const struct fv_event *ev)
 {
 	unsigned int reason = clamp(ev->drain.reason, FV_DRAIN_NR);
@@ -66,7 +71,7 @@ static void count_drain(struct fv_stats *s, const struct fv_event *ev)
 	}
 	row->drains[reason]++;
 	row->pages[reason] += ev->drain.total;
-	for (int t = 0; t < 3; t++)
+	for (int t = 0; t < FV_DRAIN_LISTS; t++)
 		row->by_type[t] += ev->drain.nr[t];
 	s->nr_drains++;
 	s->nr_drained_pages += ev->drain.total;

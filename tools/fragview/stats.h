@@ -28,11 +28,15 @@ struct fv_flip_row {
 	uint64_t count;
 };
 
+/* Per-cpu lists a drain counts: three by type, then high order (v2). */
+#define FV_DRAIN_LISTS 4
+const char *fv_drain_list_name(unsigned int list);	/* "Unmovable", ... "high_order" */
+
 struct fv_drain_row {
 	int32_t cpu;
 	uint64_t drains[FV_DRAIN_NR];
 	uint64_t pages[FV_DRAIN_NR];	/* total pages per reason */
-	uint64_t by_type[3];		/* Unmovable, Movable, Reclaimable */
+	uint64_t by_type[FV_DRAIN_LISTS];	/* see fv_drain_list_name() */
 };
 
 struct fv_migrate_row {

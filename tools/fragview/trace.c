@@ -17,6 +17,7 @@
 #include <poll.h>
 #include <stdarg.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -37,14 +38,28 @@
 #define TRACE_MAGIC_LEN 10
 
 enum map_kind { MAP_NONE, MAP_MT, MAP_ZONE, MAP_FLIP, MAP_DRAIN, MAP_MODE,
-		MAP_MR, MAP_MT_STOCK };
+		MAP_MR, MAP_MT_STOCK, MAP_PHASE, MAP_BOOL };
 
+/*
+ * One field of an event and where its value goes in struct fv_event:
+ * the whole decoder is this table.  An optional field (ABI v2 added
+ * some) may be missing from the capture's format; when it is there,
+ * its flag is set in fv_event.flags.
+ */
 struct field_spec {
 	const char *name;
 	enum map_kind map;
+	uint16_t off;			/* offsetof(struct fv_event, ...) */
+	uint8_t size;			/* bytes at off: 1, 4 or 8 */
+	bool optional;
+	uint8_t flag;			/* FV_EVF_* when present */
 };
 
-#define MAX_FIELDS 11
+#define MAX_FIELDS 12
+#define DEST(member) offsetof(struct fv_event, member), \
+	sizeof(((struct fv_event *)0)->member)
+#define F(name, map, member) { name, map, DEST(member), false, 0 }
+#define OPT(name, map, member, flag) { name, map, DEST(member), true, flag }
 
 struct event_spec {
 	const char *system, *name;
@@ -52,39 +67,72 @@ struct event_spec {
 	struct field_spec fields[MAX_FIELDS];
 };
 
-/* Field order here is the order decode() reads them in v[]. */
 static const struct event_spec specs[] = {
 	{ "mobility", "pageblock_state", FV_EV_STATE, {
-		{ "pfn", MAP_NONE }, { "seq", MAP_NONE }, { "free_pages", MAP_NONE }, { "nid", MAP_NONE },
-		{ "zone", MAP_ZONE }, { "mt", MAP_MT }, { "largest_order", MAP_NONE } } },
+		F("pfn", MAP_NONE, state.pfn), F("seq", MAP_NONE, state.seq),
+		F("free_pages", MAP_NONE, state.free_pages),
+		F("nid", MAP_NONE, state.nid), F("zone", MAP_ZONE, state.zone),
+		F("mt", MAP_MT, state.mt),
+		F("largest_order", MAP_NONE, state.largest_order),
+		OPT("gen", MAP_NONE, state.gen, FV_EVF_GEN) } },
 	{ "mobility", "pageblock_flip", FV_EV_FLIP, {
-		{ "pfn", MAP_NONE }, { "caller", MAP_NONE }, { "nid", MAP_NONE }, { "zone", MAP_ZONE },
-		{ "old_mt", MAP_MT }, { "new_mt", MAP_MT },
-		{ "reason", MAP_FLIP } } },
+		F("pfn", MAP_NONE, flip.pfn), F("caller", MAP_NONE, flip.caller),
+		F("nid", MAP_NONE, flip.nid), F("zone", MAP_ZONE, flip.zone),
+		F("old_mt", MAP_MT, flip.old_mt), F("new_mt", MAP_MT, flip.new_mt),
+		F("reason", MAP_FLIP, flip.reason),
+		OPT("gen", MAP_NONE, flip.gen, FV_EVF_GEN) } },
 	{ "mobility", "pageblock_steal", FV_EV_STEAL, {
-		{ "pfn", MAP_NONE }, { "block_pfn", MAP_NONE }, { "nid", MAP_NONE }, { "free_moved", MAP_NONE },
-		{ "alike", MAP_NONE }, { "zone", MAP_ZONE }, { "order", MAP_NONE },
-		{ "fallback_order", MAP_NONE }, { "alloc_mt", MAP_MT },
-		{ "block_mt", MAP_MT }, { "claimed", MAP_NONE } } },
+		F("pfn", MAP_NONE, steal.pfn),
+		F("block_pfn", MAP_NONE, steal.block_pfn),
+		F("nid", MAP_NONE, steal.nid),
+		F("free_moved", MAP_NONE, steal.free_moved),
+		F("alike", MAP_NONE, steal.alike), F("zone", MAP_ZONE, steal.zone),
+		F("order", MAP_NONE, steal.order),
+		F("fallback_order", MAP_NONE, steal.fallback_order),
+		F("alloc_mt", MAP_MT, steal.alloc_mt),
+		F("block_mt", MAP_MT, steal.block_mt),
+		F("claimed", MAP_BOOL, steal.claimed) } },
 	{ "mobility", "pcp_drain", FV_EV_DRAIN, {
-		{ "cpu", MAP_NONE }, { "nid", MAP_NONE }, { "nr_unmovable", MAP_NONE }, { "nr_movable", MAP_NONE },
-		{ "nr_reclaimable", MAP_NONE }, { "total", MAP_NONE }, { "zone", MAP_ZONE },
-		{ "reason", MAP_DRAIN } } },
+		F("cpu", MAP_NONE, cpu), F("nid", MAP_NONE, drain.nid),
+		F("nr_unmovable", MAP_NONE, drain.nr[0]),
+		F("nr_movable", MAP_NONE, drain.nr[1]),
+		F("nr_reclaimable", MAP_NONE, drain.nr[2]),
+		OPT("nr_high_order", MAP_NONE, drain.nr[3], 0),
+		F("total", MAP_NONE, drain.total), F("zone", MAP_ZONE, drain.zone),
+		F("reason", MAP_DRAIN, drain.reason) } },
 	{ "mobility", "migrate_folio", FV_EV_MIGRATE, {
-		{ "src_pfn", MAP_NONE }, { "dst_pfn", MAP_NONE }, { "result", MAP_NONE }, { "order", MAP_NONE },
-		{ "mode", MAP_MODE }, { "reason", MAP_MR }, { "pass", MAP_NONE },
-		{ "src_mt", MAP_MT }, { "dst_mt", MAP_MT } } },
+		F("src_pfn", MAP_NONE, migrate.src_pfn),
+		F("dst_pfn", MAP_NONE, migrate.dst_pfn),
+		F("result", MAP_NONE, migrate.result),
+		F("order", MAP_NONE, migrate.order),
+		F("mode", MAP_MODE, migrate.mode),
+		F("reason", MAP_MR, migrate.reason),
+		F("pass", MAP_NONE, migrate.pass),
+		F("src_mt", MAP_MT, migrate.src_mt),
+		F("dst_mt", MAP_MT, migrate.dst_mt) } },
+	{ "mobility", "pageblock_snapshot", FV_EV_SNAPSHOT, {
+		F("start_pfn", MAP_NONE, snap.start_pfn),
+		F("end_pfn", MAP_NONE, snap.end_pfn), F("gen", MAP_NONE, snap.gen),
+		F("seq", MAP_NONE, snap.seq),
+		F("nr_blocks", MAP_NONE, snap.nr_blocks),
+		F("nid", MAP_NONE, snap.nid), F("zone", MAP_ZONE, snap.zone),
+		F("phase", MAP_PHASE, snap.phase) } },
+	/* block_pfn is set from pfn by the model's pageblock order later */
 	{ "kmem", "mm_page_alloc_extfrag", FV_EV_EXTFRAG, {
-		{ "pfn", MAP_NONE }, { "alloc_order", MAP_NONE }, { "fallback_order", MAP_NONE },
-		{ "alloc_migratetype", MAP_MT_STOCK },
-		{ "fallback_migratetype", MAP_MT_STOCK },
-		{ "change_ownership", MAP_NONE } } },
+		F("pfn", MAP_NONE, steal.pfn), F("pfn", MAP_NONE, steal.block_pfn),
+		F("alloc_order", MAP_NONE, steal.order),
+		F("fallback_order", MAP_NONE, steal.fallback_order),
+		F("alloc_migratetype", MAP_MT_STOCK, steal.alloc_mt),
+		F("fallback_migratetype", MAP_MT_STOCK, steal.block_mt),
+		F("change_ownership", MAP_BOOL, steal.claimed) } },
 	{ "migrate", "mm_migrate_pages", FV_EV_MIGRATE_SUM, {
-		{ "succeeded", MAP_NONE }, { "failed", MAP_NONE }, { "mode", MAP_MODE },
-		{ "reason", MAP_MR } } },
+		F("succeeded", MAP_NONE, msum.succeeded),
+		F("failed", MAP_NONE, msum.failed), F("mode", MAP_MODE, msum.mode),
+		F("reason", MAP_MR, msum.reason) } },
 };
 
 #define NR_SPECS (sizeof(specs) / sizeof(specs[0]))
+#define MAX_CPUS 4096
 
 struct field_dec {
 	struct tep_format_field *f;
@@ -99,6 +147,7 @@ struct event_dec {
 	int id;
 	int nr_fields;
 	int min_size;			/* record bytes the fields need */
+	uint8_t flags;			/* FV_EVF_* of the optional fields present */
 	struct field_dec fld[MAX_FIELDS];
 };
 
@@ -113,6 +162,7 @@ struct reader {
 	struct fv_event batch[WIRE_BATCH];
 	size_t nr_batch;
 	struct wire_end end;
+	uint64_t last_ts[MAX_CPUS];	/* per CPU, for lost-event reports */
 };
 
 /* ---- child: sending ---- */
@@ -196,7 +246,10 @@ static uint8_t canon(enum map_kind map, const char *name)
 		return fv_mode_parse(name);
 	case MAP_MR:
 		return fv_mr_parse(name);
+	case MAP_PHASE:
+		return fv_snap_phase_parse(name);
 	case MAP_NONE:
+	case MAP_BOOL:
 		break;
 	}
 	return 0;
@@ -222,7 +275,8 @@ static void add_symbols(struct event_dec *d, const struct tep_print_arg *a)
 		struct field_dec *fd = &d->fld[i];
 		enum map_kind map = d->spec->fields[i].map;
 
-		if (!fd->f || map == MAP_NONE || strcmp(fd->f->name, name))
+		if (!fd->f || map == MAP_NONE || map == MAP_BOOL ||
+		    strcmp(fd->f->name, name))
 			continue;
 		for (const struct tep_print_flag_sym *s = a->symbol.symbols;
 		     s; s = s->next) {
@@ -280,7 +334,10 @@ static uint8_t unknown_of(enum map_kind map)
 		return FV_MODE_UNKNOWN;
 	case MAP_MR:
 		return FV_MR_UNKNOWN;
+	case MAP_PHASE:
+		return FV_SNAP_UNKNOWN;
 	case MAP_NONE:
+	case MAP_BOOL:
 		break;
 	}
 	return 0;
@@ -304,6 +361,8 @@ static bool setup_event(struct reader *r, const struct event_spec *spec)
 
 		d->nr_fields = i + 1;
 		memset(fd->lut, unknown_of(spec->fields[i].map), sizeof(fd->lut));
+		if (!f && spec->fields[i].optional)
+			continue;	/* an ABI v1 capture */
 		if (!f || f->size < 1 || f->size > 8 ||
 		    (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_STRING |
 				 TEP_FIELD_IS_DYNAMIC))) {
@@ -313,6 +372,7 @@ static bool setup_event(struct reader *r, const struct event_spec *spec)
 			return false;
 		}
 		fd->f = f;
+		d->flags |= spec->fields[i].flag;
 		fd->size = f->size;
 		fd->is_signed = f->flags & TEP_FIELD_IS_SIGNED;
 		if (f->offset + f->size > d->min_size)
@@ -333,7 +393,8 @@ static bool setup_event(struct reader *r, const struct event_spec *spec)
 		struct field_dec *fd = &d->fld[i];
 		enum map_kind map = spec->fields[i].map;
 
-		if (map == MAP_NONE || fd->have_table)
+		if (map == MAP_NONE || map == MAP_BOOL || !fd->f ||
+		    fd->have_table)
 			continue;
 		if (map == MAP_MT_STOCK) {
 			/*
@@ -403,95 +464,86 @@ static int64_t field_value(const struct field_dec *fd, const void *data,
 	return (int64_t)v;
 }
 
+/* Stores v in the size bytes at off of ev, as the table says. */
+static void store(struct fv_event *ev, const struct field_spec *fs, int64_t v)
+{
+	uint8_t *p = (uint8_t *)ev + fs->off;
+	uint8_t u8 = v;
+	uint32_t u32 = v;
+	uint64_t u64 = v;
+
+	switch (fs->size) {
+	case 1:
+		memcpy(p, &u8, 1);
+		break;
+	case 4:
+		memcpy(p, &u32, 4);
+		break;
+	case 8:
+		memcpy(p, &u64, 8);
+		break;
+	}
+}
+
 static void decode(const struct event_dec *d, const void *data, bool native,
 		   struct fv_event *ev)
 {
-	const struct field_dec *f = d->fld;
-	int64_t v[MAX_FIELDS];
-	uint8_t m[MAX_FIELDS];
-
 	for (int i = 0; i < d->nr_fields; i++) {
-		v[i] = field_value(&f[i], data, native);
-		if (d->spec->fields[i].map != MAP_NONE)
-			m[i] = v[i] >= 0 && v[i] < 256 ? f[i].lut[v[i]] :
-			       unknown_of(d->spec->fields[i].map);
+		const struct field_spec *fs = &d->spec->fields[i];
+		const struct field_dec *f = &d->fld[i];
+		int64_t v;
+
+		if (!f->f)
+			continue;	/* optional, not in this capture */
+		v = field_value(f, data, native);
+		if (fs->map == MAP_BOOL)
+			v = v != 0;
+		else if (fs->map != MAP_NONE)
+			v = v >= 0 && v < 256 ? f->lut[v] : unknown_of(fs->map);
+		store(ev, fs, v);
 	}
-	switch (d->spec->kind) {
-	case FV_EV_STATE:
-		ev->state.pfn = v[0];
-		ev->state.seq = v[1];
-		ev->state.free_pages = v[2];
-		ev->state.nid = v[3];
-		ev->state.zone = m[4];
-		ev->state.mt = m[5];
-		ev->state.largest_order = v[6];
-		break;
-	case FV_EV_FLIP:
-		ev->flip.pfn = v[0];
-		ev->flip.caller = v[1];
-		ev->flip.nid = v[2];
-		ev->flip.zone = m[3];
-		ev->flip.old_mt = m[4];
-		ev->flip.new_mt = m[5];
-		ev->flip.reason = m[6];
-		break;
-	case FV_EV_STEAL:
-		ev->steal.pfn = v[0];
-		ev->steal.block_pfn = v[1];
-		ev->steal.nid = v[2];
-		ev->steal.free_moved = v[3];
-		ev->steal.alike = v[4];
-		ev->steal.zone = m[5];
-		ev->steal.order = v[6];
-		ev->steal.fallback_order = v[7];
-		ev->steal.alloc_mt = m[8];
-		ev->steal.block_mt = m[9];
-		ev->steal.claimed = v[10] != 0;
-		break;
-	case FV_EV_DRAIN:
-		ev->cpu = v[0];
-		ev->drain.nid = v[1];
-		ev->drain.nr[0] = v[2];
-		ev->drain.nr[1] = v[3];
-		ev->drain.nr[2] = v[4];
-		ev->drain.total = v[5];
-		ev->drain.zone = m[6];
-		ev->drain.reason = m[7];
-		break;
-	case FV_EV_MIGRATE:
-		ev->migrate.src_pfn = v[0];
-		ev->migrate.dst_pfn = v[1];
-		ev->migrate.result = v[2];
-		ev->migrate.order = v[3];
-		ev->migrate.mode = m[4];
-		ev->migrate.reason = m[5];
-		ev->migrate.pass = v[6];
-		ev->migrate.src_mt = m[7];
-		ev->migrate.dst_mt = m[8];
-		break;
-	case FV_EV_EXTFRAG:
-		/* block_pfn is filled by the model's pageblock order later */
-		ev->steal.pfn = v[0];
-		ev->steal.block_pfn = v[0];
+	ev->flags = d->flags;
+	if (d->spec->kind == FV_EV_EXTFRAG) {
+		/* the stock event knows no node, zone or block counts */
 		ev->steal.nid = -1;
 		ev->steal.free_moved = -1;
 		ev->steal.alike = -1;
 		ev->steal.zone = FV_ZONE_UNKNOWN;
-		ev->steal.order = v[1];
-		ev->steal.fallback_order = v[2];
-		ev->steal.alloc_mt = m[3];
-		ev->steal.block_mt = m[4];
-		ev->steal.claimed = v[5] != 0;
-		break;
-	case FV_EV_MIGRATE_SUM:
-		ev->msum.succeeded = v[0];
-		ev->msum.failed = v[1];
-		ev->msum.mode = m[2];
-		ev->msum.reason = m[3];
-		break;
-	default:
-		break;
 	}
+}
+
+static struct fv_event *next_event(struct reader *r)
+{
+	struct fv_event *ev = &r->batch[r->nr_batch];
+
+	memset(ev, 0, sizeof(*ev));
+	return ev;
+}
+
+static void push_event(struct reader *r)
+{
+	r->end.nr_events++;
+	if (++r->nr_batch == WIRE_BATCH)
+		flush_batch(r);
+}
+
+/*
+ * The ring buffer dropped events on this CPU just before rec: libtracecmd
+ * gives the count the kernel stored in the page, or a negative value when
+ * it only knows that some were lost (as 'trace-cmd report' prints
+ * "CPU:N [EVENTS DROPPED]").  Sent as an event, in time order.
+ */
+static void report_missed(struct reader *r, const struct tep_record *rec,
+			  int cpu)
+{
+	struct fv_event *ev = next_event(r);
+
+	ev->ts = rec->ts;
+	ev->cpu = cpu;
+	ev->kind = FV_EV_LOST;
+	ev->lost.count = rec->missed_events > 0 ? rec->missed_events : -1;
+	ev->lost.prev_ts = cpu >= 0 && cpu < MAX_CPUS ? r->last_ts[cpu] : 0;
+	push_event(r);
 }
 
 static int on_record(struct tracecmd_input *h, struct tep_record *rec,
@@ -504,8 +556,12 @@ static int on_record(struct tracecmd_input *h, struct tep_record *rec,
 
 	(void)h;
 	r->end.nr_records++;
-	if (rec->missed_events)
+	if (rec->missed_events) {
 		r->end.nr_missed++;
+		report_missed(r, rec, cpu);
+	}
+	if (cpu >= 0 && cpu < MAX_CPUS)
+		r->last_ts[cpu] = rec->ts;
 	if (rec->size < 2)
 		return 0;
 	/* tep_data_type() is a call and a byte-order switch per record */
@@ -524,15 +580,12 @@ static int on_record(struct tracecmd_input *h, struct tep_record *rec,
 		r->end.nr_bad++;
 		return 0;
 	}
-	ev = &r->batch[r->nr_batch];
-	memset(ev, 0, sizeof(*ev));
+	ev = next_event(r);
 	ev->ts = rec->ts;
 	ev->cpu = cpu;
 	ev->kind = d->spec->kind;
 	decode(d, rec->data, r->native, ev);
-	r->end.nr_events++;
-	if (++r->nr_batch == WIRE_BATCH)
-		flush_batch(r);
+	push_event(r);
 	return 0;
 }
 

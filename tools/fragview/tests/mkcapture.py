@@ -19,6 +19,18 @@ scenarios:
   stock      only kmem:mm_page_alloc_extfrag and migrate:mm_migrate_pages
   none       only an unrelated event (sched:sched_dummy)
   onesnap    mobility events but a single snapshot
+ABI v2 (gen fields, pageblock_snapshot, nr_high_order, online/offline),
+3 zones with holes (one wider than a map row), flips of other blocks
+interleaved with each snapshot, a block offlined and onlined into the
+Movable zone:
+  v2         consistent
+  v2skew     as v2, plus flips recorded after the state record that
+             already includes them (and before one that does not): only
+             the gen rule replays this exactly
+  v2dropped  the ring buffer dropped events on CPU 1 (count stored) and
+             CPU 0 (count unknown)
+  v2trunc    snapshot 2 lost the last states of a zone and its end event
+  v2gengap   one flip is missing (nothing else says so: a gen gap)
 """
 import json
 import os
@@ -190,23 +202,39 @@ def write_tracefs(tdir, names):
         f.write("1 init\n")
 
 
-def ring_pages(events, out):
-    """events: [(ts, (words, payload))] sorted by ts, written as pages."""
-    room = PAGE - 16
+MISSED_EVENTS, MISSED_STORED = 1 << 31, 1 << 30
+
+
+def ring_pages(events, out, missed=None):
+    """events: [(ts, (words, payload))] sorted by ts, written as pages.
+    missed: {index of an event: count} - the ring buffer dropped count
+    events (-1: without storing the count) just before that event, so
+    its page starts there with the kernel's RB_MISSED_* commit flags."""
+    room = PAGE - 16 - 8        # keep room for a stored missed count
     data, page_ts, last = [], None, 0
     used = 0
+    flags, lost = 0, 0
+    missed = missed or {}
 
     def flush():
         if page_ts is not None:
             body = b"".join(data)
-            out.write(struct.pack("<QQ", page_ts, len(body)))
-            out.write(body.ljust(room, b"\0"))
+            if flags & MISSED_STORED:
+                body += struct.pack("<Q", lost)
+            out.write(struct.pack("<QQ", page_ts, (len(body) - (8 if
+                      flags & MISSED_STORED else 0)) | flags))
+            out.write(body.ljust(PAGE - 16, b"\0"))
 
-    for ts, (words, payload) in events:
+    for k, (ts, (words, payload)) in enumerate(events):
         size = 4 + words * 4
-        if page_ts is None or used + size > room or ts - last >= (1 << 27):
+        if page_ts is None or used + size > room or \
+                ts - last >= (1 << 27) or k in missed:
             flush()
             page_ts, last, data, used = ts, ts, [], 0
+            flags, lost = 0, 0
+            if k in missed:
+                lost = missed[k]
+                flags = MISSED_EVENTS | (MISSED_STORED if lost >= 0 else 0)
         data.append(struct.pack("<I", words | ((ts - last) << 5)))
         data.append(payload)
         used += size
@@ -337,6 +365,217 @@ def gen_mobility(n_events, seed=1, lose_flip=False, snapshots=3):
     return cpus, facts
 
 
+# ---- ABI v2 (see /tmp/abi-v2.md, tracepoints/ once it lands) ----
+MT_NAMES_V2 = MT_NAMES + ["none"]       # none = MIGRATE_TYPES
+FLIP_NAMES_V2 = FLIP_NAMES + ["online", "offline"]
+PHASE_NAMES = ["begin", "end"]
+EVENTS_V2 = {
+    "pageblock_state": ("mobility", 1701, [
+        ("pfn", U64), ("gen", U64), ("seq", U32), ("free_pages", U32),
+        ("nid", S32), ("zone", U8), ("mt", U8), ("largest_order", S8)],
+        '"seq=%u pfn=0x%lx zone=%s mt=%s gen=%lu", REC->seq, REC->pfn, ' +
+        sym("zone", ZONE_NAMES) + ", " + sym("mt", MT_NAMES_V2) +
+        ", REC->gen"),
+    "pageblock_flip": ("mobility", 1702, [
+        ("pfn", U64), ("caller", U64), ("gen", U64), ("nid", S32),
+        ("zone", U8), ("old_mt", U8), ("new_mt", U8), ("reason", U8)],
+        '"pfn=0x%lx zone=%s old_mt=%s new_mt=%s reason=%s gen=%lu", ' +
+        "REC->pfn, " + sym("zone", ZONE_NAMES) + ", " +
+        sym("old_mt", MT_NAMES_V2) + ", " + sym("new_mt", MT_NAMES_V2) +
+        ", " + sym("reason", FLIP_NAMES_V2) + ", REC->gen"),
+    "pcp_drain": ("mobility", 1704, [
+        ("cpu", S32), ("nid", S32), ("nr_unmovable", U32),
+        ("nr_movable", U32), ("nr_reclaimable", U32),
+        ("nr_high_order", U32), ("total", U32), ("zone", U8),
+        ("reason", U8)],
+        '"cpu=%d zone=%s reason=%s total=%u", REC->cpu, ' +
+        sym("zone", ZONE_NAMES) + ", " + sym("reason", DRAIN_NAMES) +
+        ", REC->total"),
+    "pageblock_snapshot": ("mobility", 1706, [
+        ("start_pfn", U64), ("end_pfn", U64), ("gen", U64), ("seq", U32),
+        ("nr_blocks", U32), ("nid", S32), ("zone", U8), ("phase", U8)],
+        '"seq=%u nid=%d zone=%s phase=%s start_pfn=0x%lx end_pfn=0x%lx '
+        'nr_blocks=%u gen=%lu", REC->seq, REC->nid, ' +
+        sym("zone", ZONE_NAMES) + ", " + sym("phase", PHASE_NAMES) +
+        ", REC->start_pfn, REC->end_pfn, REC->nr_blocks, REC->gen"),
+}
+MT_NUM_V2 = {n: i for i, n in enumerate(MT_NAMES_V2)}
+
+
+def use_abi_v2():
+    EVENTS.update(EVENTS_V2)
+    PACKERS.clear()
+
+
+def v2_layout():
+    """(pfn, nid, zone) of every block: holes in DMA32 and Normal, one of
+    them wider than any map row; the Movable zone starts empty."""
+    blocks = []
+    for k in range(64):
+        if k not in (20, 21, 22):
+            blocks.append((0x1000 + k * 512, 0, "DMA32"))
+    for k in range(120):
+        if 40 <= k < 45:
+            continue
+        base = 0x100000 if k < 90 else 0x100000 + 0x40000
+        blocks.append((base + k * 512, 0, "Normal"))
+    return blocks
+
+
+def gen_v2(n_events, variant, seed=3):
+    rng = random.Random(seed)
+    blocks = v2_layout()
+    zone_of = {p: z for p, _, z in blocks}
+    mt = {}
+    for p, _, _ in blocks:
+        r = rng.random()
+        mt[p] = "Movable" if r < 0.7 else "Unmovable" if r < 0.9 \
+            else "Reclaimable"
+    free = {p: rng.randrange(0, 513) for p, _, _ in blocks}
+    gen = {"DMA32": 5000, "Normal": 9000, "Movable": 300}
+    cpus = [[], []]
+    facts = {"flips": 0, "snapshots": 3, "snapshots_at": [],
+             "drains": 0, "high_order": 0}
+    ts = 5_000_000_000
+    offl = [p for p, _, z in blocks if z == "Normal"][30]
+    lose_at = n_events // 2 if variant == "v2gengap" else -1
+    emitted = 0
+
+    def zones():
+        order = sorted({(0, z) for z in zone_of.values()},
+                       key=lambda nz: ZONE_ORDER[nz[1]])
+        return [z for _, z in order]
+
+    def flip(p, new, reason, at=None):
+        z = zone_of[p]
+        gen[z] += 1
+        old = mt.get(p, "none")
+        rec = (at if at is not None else ts, record(
+            "pageblock_flip", pfn=p, caller=0xffffffff81000000,
+            gen=gen[z], nid=0, zone=ZONE_NUM[z], old_mt=MT_NUM_V2[old],
+            new_mt=MT_NUM_V2[new], reason=FLIP_NAMES_V2.index(reason)))
+        mt[p] = new
+        if new == "none":
+            del mt[p]
+        if emitted == lose_at and "lost" not in facts:
+            facts["lost"] = {"zone": z, "gen": gen[z], "pfn": "0x%x" % p}
+            return
+        cpus[rng.randrange(2)].append(rec)
+        facts["flips"] += 1
+
+    def random_flip(p, at=None):
+        old = mt[p]
+        new = rng.choice([m for m in MT_NAMES if m not in (old, "Isolate")])
+        flip(p, new, "steal", at=at)
+
+    def snapshot(seq):
+        nonlocal ts
+        for z in zones():
+            zb = sorted(p for p in mt if zone_of[p] == z)
+            if not zb:
+                continue
+            span = [p for p, _, zz in blocks if zz == z] or zb
+            ts += 1000
+            begin = (ts, record(
+                "pageblock_snapshot", start_pfn=min(span),
+                end_pfn=max(span) + 512, gen=gen[z], seq=seq,
+                nr_blocks=len(zb), nid=0, zone=ZONE_NUM[z], phase=0))
+            cpus[0].append(begin)
+            states = []
+            for p in zb:
+                ts += 1000
+                if p not in mt:         # went offline meanwhile
+                    continue
+                # flips of other blocks between two reads: the lock is
+                # taken per block now
+                if rng.random() < 0.15:
+                    other = rng.choice(sorted(mt))
+                    if other != p:
+                        ts += 10
+                        random_flip(other)
+                skew = variant == "v2skew" and rng.random() < 0.1
+                if skew:
+                    # flipped just before the read, recorded after it
+                    random_flip(p, at=ts + 500)
+                states.append((ts, record(
+                    "pageblock_state", pfn=p, gen=gen[z], seq=seq,
+                    free_pages=free[p], nid=0, zone=ZONE_NUM[z],
+                    mt=MT_NUM_V2[mt[p]],
+                    largest_order=min(9, free[p].bit_length() - 1))))
+                if skew:
+                    # flipped just after the read, recorded before it
+                    random_flip(p, at=ts - 20)
+                    ts += 10
+            if variant == "v2trunc" and seq == 2 and z == "Normal":
+                facts["truncated"] = {"seq": seq, "zone": z,
+                                      "nr_blocks": len(zb),
+                                      "seen": len(states) - 7}
+                cpus[1].extend(states[:-7])
+                continue
+            cpus[1].extend(states)
+            ts += 1000
+            cpus[1].append((ts, record(
+                "pageblock_snapshot", start_pfn=min(span),
+                end_pfn=max(span) + 512, gen=gen[z], seq=seq,
+                nr_blocks=len(states), nid=0, zone=ZONE_NUM[z], phase=1)))
+        facts["snapshots_at"].append({
+            "at": "%d.%09d" % divmod(ts, 10**9),
+            "map": {"0x%x" % p: mt[p] for p in mt}})
+
+    snapshot(1)
+    per_phase = max(1, n_events // 2)
+    for seq in (2, 3):
+        for k in range(per_phase):
+            ts += rng.randrange(200, 20000)
+            emitted += 1
+            if seq == 2 and k == per_phase // 2:
+                # memory offline of one Normal block, online into Movable
+                flip(offl, "Isolate", "isolate")
+                ts += 1000
+                flip(offl, "none", "offline")
+                ts += 1000
+                zone_of[offl] = "Movable"
+                flip(offl, "Isolate", "online")
+                ts += 1000
+                flip(offl, "Movable", "unisolate")
+                continue
+            p = rng.choice(sorted(mt))
+            if rng.random() < 0.3:
+                random_flip(p)
+            else:
+                nr = [rng.randrange(64) for _ in range(4)]
+                cpu = rng.randrange(2)
+                cpus[cpu].append((ts, record(
+                    "pcp_drain", cpu=cpu, nid=0, nr_unmovable=nr[0],
+                    nr_movable=nr[1], nr_reclaimable=nr[2],
+                    nr_high_order=nr[3], total=sum(nr),
+                    zone=ZONE_NUM[zone_of[p]], reason=rng.randrange(5))))
+                facts["drains"] += 1
+                facts["high_order"] += nr[3]
+        ts += 1_000_000
+        snapshot(seq)
+    facts["final"] = {"0x%x" % p: mt[p] for p in mt}
+    facts["blocks"] = len(mt)
+    facts["offline_online"] = "0x%x" % offl
+    missed = None
+    if variant == "v2dropped":
+        for c in cpus:
+            c.sort(key=lambda e: e[0])
+        # CPU 1: 5 events lost in the second phase, count stored
+        k = len(cpus[1]) * 2 // 3
+        first = cpus[1][k][0]
+        del cpus[1][k - 5:k]
+        # CPU 0: some lost, the kernel did not store how many
+        j = len(cpus[0]) // 2
+        del cpus[0][j - 3:j]
+        missed = [{j - 3: -1}, {k - 5: 5}]
+        facts["dropped"] = [
+            {"cpu": 1, "count": 5, "ts": "%d.%09d" % divmod(first, 10**9)},
+            {"cpu": 0, "count": -1,
+             "ts": "%d.%09d" % divmod(cpus[0][j - 3][0], 10**9)}]
+    return cpus, facts, missed
+
+
 def gen_stock(n_events, seed=2):
     rng = random.Random(seed)
     cpus = [[], []]
@@ -370,6 +609,7 @@ def main():
         return 2
     scenario, out = args[0], os.path.abspath(args[1])
     n = 2000
+    missed = None
     v7 = "--v7" in args
     facts_path = None
     if "--events" in args:
@@ -382,6 +622,11 @@ def main():
                                    snapshots=1 if scenario == "onesnap" else 3)
         names = ["pageblock_state", "pageblock_flip", "pageblock_steal",
                  "pcp_drain", "migrate_folio"]
+    elif scenario.startswith("v2"):
+        use_abi_v2()
+        cpus, facts, missed = gen_v2(n, scenario)
+        names = ["pageblock_state", "pageblock_flip", "pageblock_snapshot",
+                 "pcp_drain"]
     elif scenario == "stock":
         cpus, facts = gen_stock(n)
         names = ["mm_page_alloc_extfrag", "mm_migrate_pages"]
@@ -405,7 +650,7 @@ def main():
             events.sort(key=lambda e: e[0])
             raw = os.path.join(tmp, "cpu%d.raw" % i)
             with open(raw, "wb") as f:
-                ring_pages(events, f)
+                ring_pages(events, f, missed[i] if missed else None)
             raws.append(raw)
         head = os.path.join(tmp, "head.dat")
         quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}

@@ -42,9 +42,49 @@ static void test_good(void)
 	fv_dump_free(&d);
 }
 
+/* ABI v2: end_pfn and gen in the header, a gen column */
+static const char good_v2[] =
+	"node 0 zone DMA32 start_pfn 0x1001 end_pfn 0x1600 nr_blocks 3 pageblock_order 9 gen 77\n"
+	"0x1000 Movable 512 9 70\n"
+	"0x1400 Unmovable 0 -1 77\n"
+	"node 0 zone Movable start_pfn 0x8000 end_pfn 0x8200 nr_blocks 1 pageblock_order 9 gen 3\n"
+	"0x8000 Isolate 0 -1 3\n";
+
+static void test_good_v2(void)
+{
+	struct fv_dump d;
+	char err[256] = "";
+
+	CHECK_EQ(parse(good_v2, &d, err, sizeof(err)), 0);
+	CHECK_EQ(d.nr, 3);
+	CHECK_EQ(d.ev[0].flags, FV_EVF_GEN);
+	CHECK_EQ(d.ev[0].state.gen, 70);
+	CHECK_EQ(d.ev[1].state.pfn, 0x1400);
+	CHECK_EQ(d.ev[1].state.gen, 77);
+	CHECK_EQ(d.ev[2].state.zone, FV_ZONE_MOVABLE);
+	CHECK_EQ(d.ev[2].state.mt, FV_MT_ISOLATE);
+	fv_dump_free(&d);
+	/* the v1 form carries no gen */
+	CHECK_EQ(parse(good, &d, err, sizeof(err)), 0);
+	CHECK_EQ(d.ev[0].flags, 0);
+	fv_dump_free(&d);
+}
+
+#define V2_HDR "node 0 zone Normal start_pfn 0x1000 end_pfn 0x1400 nr_blocks 2 pageblock_order 9 gen 5\n"
+
 static const struct {
 	const char *text, *err;
 } bad[] = {
+	{ V2_HDR "0x1000 Movable 1 0\n",
+	  "t.dump:2: expected 'PFN TYPE FREE_PAGES LARGEST_ORDER GEN'" },
+	{ V2_HDR "0x1000 Movable 1 0 x\n", "t.dump:2: bad gen 'x'" },
+	{ V2_HDR "0x1400 Movable 1 0 5\n",
+	  "t.dump:2: pfn 0x1400 not below the zone's end_pfn" },
+	{ V2_HDR "0x1000 none 0 -1 5\n", "t.dump:2: unknown migratetype 'none'" },
+	{ "node 0 zone Normal start_pfn 0x1000 end_pfn 0x800 nr_blocks 2 pageblock_order 9 gen 5\n",
+	  "t.dump:1: bad end_pfn '0x800'" },
+	{ "node 0 zone Normal start_pfn 0x1000 stop_pfn 0x1400 nr_blocks 2 pageblock_order 9 gen 5\n",
+	  "t.dump:1: expected 'node N zone NAME start_pfn PFN [end_pfn PFN] nr_blocks K pageblock_order P [gen G]'" },
 	{ "0x1000 Movable 1 0\n",
 	  "t.dump:1: block line before any 'node N zone NAME ...' header" },
 	{ "node 0 zone Normal start_pfn 0 nr_blocks 1 pageblock_order 9\n"
@@ -111,6 +151,7 @@ static void test_nul_byte(void)
 int main(void)
 {
 	RUN(test_good);
+	RUN(test_good_v2);
 	RUN(test_bad_lines);
 	RUN(test_nul_byte);
 	return TEST_EXIT();

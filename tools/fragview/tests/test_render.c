@@ -740,7 +740,8 @@ static void legend_counts(void)
 	char *t = render(render_map_txt, &fix, &o, &ret);
 
 	fv_model_count_types(&fix, false, count);
-	for (int mt = 0; mt < FV_MT_NR; mt++) {
+	CHECK_EQ(count[FV_MT_NONE], 0);		/* no offline block here */
+	for (int mt = 0; mt < FV_MT_NONE; mt++) {
 		snprintf(line, sizeof(line), " %-12s %8llu\n", fv_mt_name(mt),
 			 (unsigned long long)count[mt]);
 		CHECK(strstr(t, line));
