@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* capture.c - a capture file into the model (and statistics). */
 #include "capture.h"
+#include "integrity.h"
 #include "stats.h"
 #include "util.h"
 
@@ -42,6 +43,22 @@ static int on_event(const struct fv_event *ev, void *ctx)
 	return 0;
 }
 
+/* One line when the replay cannot be exact; the details: fragview check. */
+static void warn_issues(const char *path, const struct fv_model *m)
+{
+	struct fv_issues is;
+	char sum[256];
+
+	if (fv_model_issues(m, &is))
+		die("out of memory");
+	if (is.nr) {
+		fv_issues_summary(&is, sum, sizeof(sum));
+		warn("%s: events are missing, the replay cannot be exact: %s (details: fragview check)",
+		     path, sum);
+	}
+	fv_issues_free(&is);
+}
+
 int load_capture(const char *path, struct fv_model *m, struct fv_stats *s,
 		 enum capture_need need, struct fv_trace_info *info)
 {
@@ -50,6 +67,7 @@ int load_capture(const char *path, struct fv_model *m, struct fv_stats *s,
 
 	if (fv_trace_read(path, info, on_event, &l))
 		return -1;
+	m->expect_snap_events = info->have[FV_EV_SNAPSHOT];
 	fv_model_finish(m);
 	if (s)
 		fv_stats_finish(s, m);
@@ -61,9 +79,7 @@ int load_capture(const char *path, struct fv_model *m, struct fv_stats *s,
 		warn("%s: no mobility or kmem/migrate events in this capture", path);
 		return -1;
 	}
-	if (info->nr_missed)
-		warn("%s: the ring buffer overran %llu times: events were lost, replay may be inexact",
-		     path, (unsigned long long)info->nr_missed);
+	warn_issues(path, m);
 	if (info->nr_bad)
 		warn("%s: %llu records too short for their event format were skipped",
 		     path, (unsigned long long)info->nr_bad);

@@ -4,13 +4,16 @@
  *
  * The first pageblock_state snapshot plus every pageblock_flip must give
  * the last snapshot, block by block.  A mismatch means a flip the kernel
- * did not report (a missing tracepoint) or events lost in the capture.
+ * did not report (a missing tracepoint) or events lost in the capture;
+ * lost events, incomplete snapshots and flip gen gaps (ABI v2) are
+ * reported on their own, as they make an exact replay impossible.
  */
 #include <getopt.h>
 #include <stdlib.h>
 
 #include "capture.h"
 #include "fragview.h"
+#include "integrity.h"
 #include "util.h"
 
 static const char help[] =
@@ -18,9 +21,12 @@ static const char help[] =
 "\n"
 "Replays the first pageblock_state snapshot with every pageblock_flip and\n"
 "compares the result with the last snapshot, block by block.  Prints\n"
-"'check: N blocks, M flips replayed, K mismatches' and one line per\n"
-"mismatched block.  Exit status: 0 exact, 1 mismatches or unreadable\n"
-"capture (or fewer than two snapshots), 2 usage error.\n"
+"'check: N blocks, M flips replayed, K mismatches', one line per\n"
+"mismatched block, and one line per sign of missing events: ring-buffer\n"
+"overruns (CPU, how many, when), incomplete snapshots, flip gen gaps.\n"
+"Exit status: 0 exact, 1 mismatches, 2 the replay cannot be exact (events\n"
+"are missing), 3 unreadable capture (or fewer than two snapshots),\n"
+"64 usage error.\n"
 "\n"
 "  -h, --help         this text\n";
 
@@ -29,10 +35,21 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
+static void put_issues(FILE *f, const struct fv_issues *is)
+{
+	char line[512];
+
+	for (size_t i = 0; i < is->nr; i++) {
+		fv_issue_text(&is->v[i], line, sizeof(line));
+		fprintf(f, "%s\n", line);
+	}
+}
+
 int cmd_check(int argc, char **argv)
 {
 	struct fv_trace_info info;
 	struct fv_mismatch *mm;
+	struct fv_issues is;
 	struct fv_check chk;
 	struct fv_model m;
 	struct out out;
@@ -47,10 +64,11 @@ int cmd_check(int argc, char **argv)
 	fv_model_init(&m);
 	if (load_capture(path, &m, NULL, NEED_TWO_SNAPSHOTS, &info)) {
 		fv_model_free(&m);
-		return 1;
+		return EXIT_UNREADABLE;
 	}
 	mm = xcalloc(m.nr_blocks + 1, sizeof(*mm));
-	fv_model_check(&m, &chk, mm);
+	if (fv_model_check(&m, &chk, mm) || fv_model_issues(&m, &is))
+		die("out of memory");
 	if (out_open(&out, "-"))
 		return 1;
 	fprintf(out.f, "check: %zu blocks, %zu flips replayed, %zu mismatches\n",
@@ -63,10 +81,19 @@ int cmd_check(int argc, char **argv)
 		fprintf(out.f, "note: %zu blocks of the first snapshot are not in the last\n",
 			chk.nr_missing);
 	/* where a mismatch comes from: a flip nobody reported, or lost events */
-	if (m.flip_old_mismatch)
+	if (m.flip_old_mismatch && !m.have_gen)
 		fprintf(out.f, "note: %llu flips started from another type than the replay's (a type change without a flip event, or lost events)\n",
 			(unsigned long long)m.flip_old_mismatch);
-	ret = out_close(&out) ? 1 : chk.nr_mismatches ? 1 : 0;
+	put_issues(out.f, &is);
+	if (is.nr)
+		fprintf(out.f, "check: the replay cannot be exact: events are missing\n");
+	if (out_close(&out))
+		ret = 1;
+	else if (is.nr)
+		ret = EXIT_INEXACT;
+	else
+		ret = chk.nr_mismatches ? EXIT_MISMATCH : 0;
+	fv_issues_free(&is);
 	free(mm);
 	fv_model_free(&m);
 	return ret;

@@ -85,9 +85,11 @@ int cmd_dump(int argc, char **argv)
 	o.title = path;
 
 	fv_model_init(&m);
-	ret = load_dump(path, &m);
-	if (!ret)
-		ret = write_map(r, output, &m, &o);
+	if (load_dump(path, &m)) {
+		fv_model_free(&m);
+		return EXIT_UNREADABLE;
+	}
+	ret = write_map(r, output, &m, &o);
 	fv_model_free(&m);
 	return ret ? 1 : 0;
 }

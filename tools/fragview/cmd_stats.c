@@ -57,9 +57,12 @@ int cmd_stats(int argc, char **argv)
 	s = fv_stats_new();
 	if (!s)
 		die("out of memory");
-	ret = load_capture(path, &m, s, NEED_ANY, &info);
-	if (!ret)
-		ret = out_open(&out, output);
+	if (load_capture(path, &m, s, NEED_ANY, &info)) {
+		fv_stats_free(s);
+		fv_model_free(&m);
+		return EXIT_UNREADABLE;
+	}
+	ret = out_open(&out, output);
 	if (!ret) {
 		if (r->stats(out.f, &m, s)) {
 			out_abort(&out);

@@ -89,6 +89,49 @@ void map_view_free(struct map_view *v)
 	v->zone_shown = NULL;
 }
 
+void map_grid_init(struct map_grid *g, const struct fv_model *m,
+		   const struct fv_zone *z, size_t cols)
+{
+	memset(g, 0, sizeof(*g));
+	g->base = z->nr ? m->blocks[z->first].pfn : z->start_pfn;
+	g->ppb = 1ULL << m->pageblock_order;
+	g->cols = cols ? cols : 1;
+}
+
+bool map_grid_place(struct map_grid *g, uint64_t pfn, size_t *row,
+		    size_t *col)
+{
+	uint64_t slot = (pfn - g->base) / g->ppb;
+	bool fresh = !g->started || slot / g->cols != g->key;
+
+	if (fresh) {
+		if (g->started)
+			g->row++;
+		g->started = true;
+		g->key = slot / g->cols;
+	}
+	*row = g->row;
+	*col = slot % g->cols;
+	return fresh;
+}
+
+uint64_t map_grid_row_pfn(const struct map_grid *g)
+{
+	return g->base + g->key * g->cols * g->ppb;
+}
+
+size_t map_grid_rows(const struct fv_model *m, const struct fv_zone *z,
+		     size_t cols)
+{
+	struct map_grid g;
+	size_t row = 0, col;
+
+	map_grid_init(&g, m, z, cols);
+	for (size_t i = z->first; i < z->first + z->nr; i++)
+		map_grid_place(&g, m->blocks[i].pfn, &row, &col);
+	return z->nr ? row + 1 : 0;
+}
+
 void map_fmt_ts(char *buf, size_t len, uint64_t ts)
 {
 	snprintf(buf, len, "%" PRIu64 ".%09" PRIu64,

@@ -57,6 +57,34 @@ static inline bool map_block_marked(const struct fv_block *b)
 	return b->n.steals > 0 || b->n.flips > 0;
 }
 
+/*
+ * Every cell at its physical address: in a grid of cols columns, slot s
+ * of a zone is the block at the zone's first block pfn + s blocks; row r
+ * holds slots r * cols ... r * cols + cols - 1.  A hole (or a block that
+ * is offline at the time drawn) is a gap; rows without any block are
+ * left out, and each row drawn is labelled with its first slot's pfn, so
+ * the map resumes at the right address after a wide hole.
+ *
+ * Feed a zone's blocks in order (pfn order): map_grid_place() gives the
+ * row (counting drawn rows only) and column, and says when a new row
+ * starts; map_grid_row_pfn() is the current row's label.
+ */
+struct map_grid {
+	uint64_t base, ppb;
+	size_t cols;
+	uint64_t key;			/* slot / cols of the current row */
+	size_t row;			/* drawn rows so far - 1 */
+	bool started;
+};
+void map_grid_init(struct map_grid *g, const struct fv_model *m,
+		   const struct fv_zone *z, size_t cols);
+bool map_grid_place(struct map_grid *g, uint64_t pfn, size_t *row,
+		    size_t *col);
+uint64_t map_grid_row_pfn(const struct map_grid *g);
+/* Rows the zone takes in such a grid. */
+size_t map_grid_rows(const struct fv_model *m, const struct fv_zone *z,
+		     size_t cols);
+
 /* "12.345678901" seconds from a ns timestamp. */
 void map_fmt_ts(char *buf, size_t len, uint64_t ts);
 /* Human heading line: "final state" or "at 12.345678901 s". */

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "integrity.h"
 #include "render_map_common.h"
 
 /* html/ assets, compiled in by html/embed.sh (html/assets.c) */
@@ -327,6 +328,15 @@ static int put_check(struct html_ctx *c)
 	return 0;
 }
 
+/* "issues":[lines]: the warning banner (lost events, ...), as text */
+static void put_issue_line(const char *line, bool title, void *ctx)
+{
+	struct html_ctx *c = ctx;
+
+	fputs(title ? "" : ",", c->out);
+	map_put_json_str(c->out, line);
+}
+
 static int put_data(struct html_ctx *c, const struct map_opts *o)
 {
 	const struct fv_model *m = c->m;
@@ -351,7 +361,9 @@ static int put_data(struct html_ctx *c, const struct map_opts *o)
 		m->unknown_blocks, m->out_of_order,
 		/* v2: trace order may differ from gen order; gaps say it all */
 		m->have_gen ? 0 : m->flip_old_mismatch);
-	fputs(",\"events\":[", c->out);
+	fputs(",\"issues\":[", c->out);
+	fv_issues_banner(m, put_issue_line, c);
+	fputs("],\"events\":[", c->out);
 	for (int k = 0; k < FV_EV_NR; k++)
 		fprintf(c->out, k ? ",%" PRIu64 : "%" PRIu64, m->nr_events[k]);
 	fputc(']', c->out);

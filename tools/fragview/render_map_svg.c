@@ -9,16 +9,19 @@
  */
 #include <inttypes.h>
 
+#include "integrity.h"
 #include "render_map_common.h"
 
 #define COLS	64		/* blocks per row: 64 x 2 MiB = 128 MiB */
 #define CELL	10
 #define PITCH	(CELL + 1)
 #define MARGIN	16
+#define LABEL_W	64		/* row labels: the pfn of the row's first slot */
 #define TITLE_H	40		/* document heading */
 #define ZONE_H	34		/* zone heading above its grid */
 #define ZONE_GAP 14
 #define LEGEND_ROW 18
+#define BANNER_ROW 15
 #define LEGEND_TYPES FV_MT_NONE	/* offline blocks are gaps, not a type */
 #define LEGEND_ENTRIES (LEGEND_TYPES + 2)	/* types, stolen from, flipped */
 
@@ -29,9 +32,9 @@ static void put_rgb(FILE *out, unsigned int mt)
 	fprintf(out, "#%02x%02x%02x", c->r, c->g, c->b);
 }
 
-static size_t zone_rows(const struct fv_zone *z)
+static size_t zone_rows(const struct fv_model *m, const struct fv_zone *z)
 {
-	return (z->nr + COLS - 1) / COLS;
+	return map_grid_rows(m, z, COLS);
 }
 
 /*
@@ -59,7 +62,10 @@ static void put_block(FILE *out, const struct fv_model *m,
 	bool marked = map_block_marked(b);
 
 	/* a marked block is a group, so its tooltip covers the marks too */
-	fputs(marked ? "<g><title>" : "<rect x=\"", out);
+	if (marked)
+		fprintf(out, "<g data-pfn=\"0x%" PRIx64 "\"><title>", b->pfn);
+	else
+		fprintf(out, "<rect data-pfn=\"0x%" PRIx64 "\" x=\"", b->pfn);
 	if (!marked) {
 		fprintf(out, "%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"",
 			x, y, CELL, CELL);
@@ -89,6 +95,7 @@ static int put_zone(FILE *out, const struct fv_model *m,
 {
 	uint64_t last = z->nr ? m->blocks[z->first + z->nr - 1].pfn +
 				v->pages_per_block - 1 : z->start_pfn;
+	struct map_grid g;
 
 	fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"13\" "
 		"font-weight=\"bold\">node %d zone %s</text>\n",
@@ -97,11 +104,22 @@ static int put_zone(FILE *out, const struct fv_model *m,
 		"pfn 0x%" PRIx64 "-0x%" PRIx64 ", %zu blocks</text>\n",
 		MARGIN, y + 28, z->start_pfn, last, z->nr);
 	y += ZONE_H;
-	for (size_t k = 0; k < z->nr; k++)
-		put_block(out, m, v, z->first + k,
-			  MARGIN + (int)(k % COLS) * PITCH,
-			  y + (int)(k / COLS) * PITCH);
-	return y + (int)zone_rows(z) * PITCH + ZONE_GAP;
+	map_grid_init(&g, m, z, COLS);
+	for (size_t i = z->first; i < z->first + z->nr; i++) {
+		size_t row, col;
+
+		if (map_grid_place(&g, m->blocks[i].pfn, &row, &col))
+			fprintf(out, "<text class=\"row\" x=\"%d\" y=\"%d\" "
+				"font-size=\"9\" fill=\"#777\" "
+				"font-family=\"monospace\">0x%" PRIx64 "</text>\n",
+				MARGIN, y + (int)row * PITCH + CELL - 1,
+				map_grid_row_pfn(&g));
+		if (v->mt[i] == FV_MT_NONE)
+			continue;	/* offline at this time: a gap */
+		put_block(out, m, v, i, MARGIN + LABEL_W + (int)col * PITCH,
+			  y + (int)row * PITCH);
+	}
+	return y + (int)zone_rows(m, z) * PITCH + ZONE_GAP;
 }
 
 static void put_legend(FILE *out, const struct fv_model *m,
@@ -143,12 +161,39 @@ static void put_legend(FILE *out, const struct fv_model *m,
 	fprintf(out, "</g>\n");
 }
 
+/* The warning banner: red lines under the heading (escaped, like all). */
+struct svg_banner {
+	FILE *out;
+	int y;
+};
+
+static void svg_banner_line(const char *line, bool title, void *ctx)
+{
+	struct svg_banner *b = ctx;
+
+	fprintf(b->out, "<text class=\"warning\" x=\"%d\" y=\"%d\" "
+		"font-size=\"11\" fill=\"#c00000\"%s>", MARGIN + (title ? 0 : 12),
+		b->y, title ? " font-weight=\"bold\"" : "");
+	map_put_xml(b->out, line);
+	fputs("</text>\n", b->out);
+	b->y += BANNER_ROW;
+}
+
+static void count_line(const char *line, bool title, void *ctx)
+{
+	(void)line;
+	(void)title;
+	(void)ctx;
+}
+
 int render_map_svg(FILE *out, const struct fv_model *m,
 		   const struct map_opts *o)
 {
+	size_t banner = fv_issues_banner(m, count_line, NULL);
+	struct svg_banner sb = { out, TITLE_H + BANNER_ROW - 4 };
 	struct map_view v;
-	int width = 2 * MARGIN + COLS * PITCH;
-	int height = TITLE_H;
+	int width = 2 * MARGIN + LABEL_W + COLS * PITCH;
+	int height = TITLE_H + (int)banner * BANNER_ROW;
 	int legend_rows = (LEGEND_ENTRIES + 3) / 4;
 	char when[64];
 	int y;
@@ -159,7 +204,7 @@ int render_map_svg(FILE *out, const struct fv_model *m,
 		width = 2 * MARGIN + 4 * 170;
 	for (size_t z = 0; z < m->nr_zones; z++)
 		if (v.zone_shown[z])
-			height += ZONE_H + (int)zone_rows(&m->zones[z]) * PITCH +
+			height += ZONE_H + (int)zone_rows(m, &m->zones[z]) * PITCH +
 				  ZONE_GAP;
 	height += legend_rows * LEGEND_ROW + MARGIN;
 
@@ -181,7 +226,8 @@ int render_map_svg(FILE *out, const struct fv_model *m,
 		" pages per block), %zu blocks shown</text>\n", MARGIN, when,
 		m->pageblock_order, v.pages_per_block, v.nr_shown);
 
-	y = TITLE_H;
+	fv_issues_banner(m, svg_banner_line, &sb);
+	y = TITLE_H + (int)banner * BANNER_ROW;
 	for (size_t z = 0; z < m->nr_zones; z++)
 		if (v.zone_shown[z])
 			y = put_zone(out, m, &v, &m->zones[z], y);

@@ -11,6 +11,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "integrity.h"
 #include "render_map_common.h"
 
 #define GROUP 8			/* blocks between the gaps of a row */
@@ -35,26 +36,48 @@ static void put_zone_header(FILE *out, const struct fv_model *m,
 		z->start_pfn, last, z->nr);
 }
 
+/* Column col of the row: a group gap before it, then a cell or a hole. */
+static void put_pos(FILE *out, struct map_text_style *st, size_t col,
+		    const struct fv_block *b, unsigned int mt)
+{
+	if (col && col % GROUP == 0) {
+		st->end_run(out, st);
+		fputc(' ', out);
+	}
+	if (!b || mt == FV_MT_NONE) {
+		st->end_run(out, st);
+		fputc(' ', out);
+		return;
+	}
+	st->cell(out, st, map_mt_clamp(mt), map_block_marked(b));
+}
+
+/* Each block at its pfn (map_grid): holes are blanks or skipped rows. */
 static void put_zone_rows(FILE *out, const struct fv_model *m,
 			  const struct map_view *v, const struct fv_zone *z,
 			  struct map_text_style *st,
 			  unsigned int label_digits, size_t cols)
 {
-	for (size_t row = 0; row < z->nr; row += cols) {
-		size_t end = row + cols < z->nr ? row + cols : z->nr;
+	struct map_grid g;
+	size_t next = 0, row, col;
 
-		fprintf(out, "  0x%0*" PRIx64 " ", (int)label_digits,
-			m->blocks[z->first + row].pfn);
-		for (size_t c = row; c < end; c++) {
-			size_t i = z->first + c;
-
-			if (c > row && (c - row) % GROUP == 0) {
+	map_grid_init(&g, m, z, cols);
+	for (size_t i = z->first; i < z->first + z->nr; i++) {
+		if (map_grid_place(&g, m->blocks[i].pfn, &row, &col)) {
+			if (i > z->first) {
 				st->end_run(out, st);
-				fputc(' ', out);
+				fputc('\n', out);
 			}
-			st->cell(out, st, map_mt_clamp(v->mt[i]),
-				 map_block_marked(&m->blocks[i]));
+			fprintf(out, "  0x%0*" PRIx64 " ", (int)label_digits,
+				map_grid_row_pfn(&g));
+			next = 0;
 		}
+		for (; next < col; next++)
+			put_pos(out, st, next, NULL, FV_MT_NONE);
+		put_pos(out, st, col, &m->blocks[i], v->mt[i]);
+		next = col + 1;
+	}
+	if (z->nr) {
 		st->end_run(out, st);
 		fputc('\n', out);
 	}
@@ -108,6 +131,7 @@ int map_text_render(FILE *out, const struct fv_model *m,
 		"%zu of %zu zones, one character per block\n",
 		m->pageblock_order, v.pages_per_block, v.nr_zones_shown,
 		m->nr_zones);
+	fv_issues_banner(m, fv_banner_text, out);
 	if (!m->nr_blocks)
 		fputs("no pageblocks in the capture (no pageblock_state "
 		      "snapshot or flip seen)\n", out);

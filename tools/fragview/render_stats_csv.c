@@ -8,6 +8,7 @@
  */
 #include <inttypes.h>
 
+#include "integrity.h"
 #include "render.h"
 #include "stats.h"
 
@@ -74,6 +75,30 @@ static void frag_rows(FILE *out, const struct fv_zone_stats *zs,
 	}
 }
 
+/*
+ * The replay cannot be exact: one row per issue (count -1: unknown).
+ * The one-line text is in 'fragview check'; here the keys: cpu for lost
+ * events, node/zone for the others, the snapshot's seq as "order".
+ */
+static void issue_rows(FILE *out, const struct fv_model *m)
+{
+	struct fv_issues is;
+
+	if (fv_model_issues(m, &is))
+		return;
+	for (size_t i = 0; i < is.nr; i++) {
+		const struct fv_issue *x = &is.v[i];
+		bool lost = x->kind == FV_ISSUE_LOST;
+
+		ROW(.table = "issue", .node = lost ? -1 : x->nid,
+		    .zone = lost ? NULL : fv_zone_name(x->zone),
+		    .cpu = lost ? x->cpu : -1,
+		    .order = x->kind == FV_ISSUE_SNAPSHOT ? (int)x->seq : -1,
+		    .metric = fv_issue_kind_name(x->kind), .value = x->count);
+	}
+	fv_issues_free(&is);
+}
+
 int render_stats_csv(FILE *out, const struct fv_model *m, const struct fv_stats *s)
 {
 	fprintf(out, "table,node,zone,cpu,from,to,reason,mode,claimed,order,"
@@ -81,6 +106,7 @@ int render_stats_csv(FILE *out, const struct fv_model *m, const struct fv_stats 
 	for (int k = 0; k < FV_EV_NR; k++)
 		ROW(.table = "events", .metric = fv_ev_kind_name(k),
 		    .value = m->nr_events[k]);
+	issue_rows(out, m);
 	for (size_t i = 0; i < s->nr_steal_rows; i++) {
 		const struct fv_steal_row *r = &s->steals[i];
 

@@ -7,6 +7,7 @@
  */
 #include <inttypes.h>
 
+#include "integrity.h"
 #include "render.h"
 #include "stats.h"
 
@@ -51,6 +52,28 @@ static void frag(FILE *out, const char *key, const struct fv_frag *f)
 	fputc('}', out);
 }
 
+/* "issues":[{"kind":..,"text":..}]: lost events, incomplete snapshots */
+static void issues(FILE *out, const struct fv_model *m)
+{
+	struct fv_issues is;
+	char line[512];
+
+	if (fv_model_issues(m, &is))
+		is.nr = 0;
+	fputs("\"exact_replay_possible\":", out);
+	fputs(is.nr ? "false" : "true", out);
+	fputs(",\"issues\":[", out);
+	for (size_t i = 0; i < is.nr; i++) {
+		fv_issue_text(&is.v[i], line, sizeof(line));
+		fprintf(out, "%s\n {\"kind\":\"%s\",\"count\":%" PRId64
+			",\"ts_ns\":%" PRIu64 ",\"text\":\"%s\"}", i ? "," : "",
+			fv_issue_kind_name(is.v[i].kind), is.v[i].count,
+			is.v[i].ts, line);
+	}
+	fputs("],\n", out);
+	fv_issues_free(&is);
+}
+
 int render_stats_json(FILE *out, const struct fv_model *m, const struct fv_stats *s)
 {
 	fprintf(out, "{\"events\":{");
@@ -61,6 +84,7 @@ int render_stats_json(FILE *out, const struct fv_model *m, const struct fv_stats
 		",\"snapshots\":%u,\"pageblocks\":%zu,\"pageblock_order\":%u,\n",
 		m->first_ts, m->last_ts, m->nr_snapshots, m->nr_blocks,
 		m->pageblock_order);
+	issues(out, m);
 
 	fprintf(out, "\"steals\":{\"total\":%" PRIu64 ",\"claimed\":%" PRIu64
 		",\"from_extfrag\":%" PRIu64 ",\"rows\":[", s->nr_steals,

@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "integrity.h"
 #include "render.h"
 #include "stats.h"
 
@@ -187,6 +188,8 @@ static void zones(FILE *out, const struct fv_stats *s)
 
 int render_stats_txt(FILE *out, const struct fv_model *m, const struct fv_stats *s)
 {
+	if (fv_issues_banner(m, fv_banner_text, out))
+		fputc('\n', out);
 	fprintf(out, "Events:");
 	for (int k = 0; k < FV_EV_NR; k++)
 		if (m->nr_events[k])

@@ -6,8 +6,16 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* Exit codes: 0 ok, 1 failure (bad input, I/O), 2 usage. */
-#define EXIT_USAGE 2
+/*
+ * Exit codes: 0 ok (check: exact); 1 failure (output, no zone for
+ * --zone) or, for check, mismatches; 2 check: the replay cannot be exact
+ * (lost events, incomplete snapshot, gen gap); 3 the input cannot be
+ * read or lacks what the command needs; 64 usage (EX_USAGE).
+ */
+#define EXIT_MISMATCH 1
+#define EXIT_INEXACT 2
+#define EXIT_UNREADABLE 3
+#define EXIT_USAGE 64
 
 void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

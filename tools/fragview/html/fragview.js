@@ -64,6 +64,7 @@ for (let i = 0; i < N; i++)
 	start[i] = D.start.charCodeAt(i) - 48;
 const zoneOf = new Uint32Array(N);
 D.zones.forEach((z, zi) => zoneOf.fill(zi, z[2], z[2] + z[3]));
+const NONE = D.names.mt.indexOf("none");	/* offline: a gap, not a type */
 
 const F = D.flipT.length;
 const fT = new Float64Array(F);		/* ns since t0 */
@@ -173,6 +174,34 @@ function zoneTitle(z) {
 		(nr ? hex(pfn[first]) + "\u2013" + hex(last) : "-") + "   " +
 		fmtN(nr) + " blocks";
 }
+/*
+ * Every cell at its pfn, as the txt and SVG maps (map_grid in
+ * render_map_common.h): slot s of a zone is the block at its first
+ * block's pfn + s blocks, row r holds slots r*cols..r*cols+cols-1, rows
+ * without a block are left out and each row is labelled with the pfn of
+ * its first slot.  Fills cellRow/cellCol; returns the zone's rows,
+ * their labels and a (row, col) -> block grid for hit tests.
+ */
+const cellRow = new Uint32Array(N), cellCol = new Uint32Array(N);
+function gridZone(z, cols) {
+	const first = z[2], nr = z[3], rowPfn = [];
+	let key = -1, row = -1;
+	for (let i = first; i < first + nr; i++) {
+		const slot = Math.round((pfn[i] - pfn[first]) / PPB);
+		const k = Math.floor(slot / cols);
+		if (k !== key) {
+			key = k;
+			row++;
+			rowPfn.push(pfn[first] + k * cols * PPB);
+		}
+		cellRow[i] = row;
+		cellCol[i] = slot % cols;
+	}
+	const grid = new Int32Array(rowPfn.length * cols).fill(-1);
+	for (let i = first; i < first + nr; i++)
+		grid[cellRow[i] * cols + cellCol[i]] = i;
+	return { rows: rowPfn.length, rowPfn, grid };
+}
 function layout() {
 	const wrap = $("fv-mapwrap");
 	const W = Math.max(320, wrap.clientWidth - 10);
@@ -186,7 +215,7 @@ function layout() {
 		cols = Math.max(1, cols);
 		let h = 0;
 		for (const z of D.zones)
-			h += ZONE_HEAD + Math.ceil(z[3] / cols) * pitch + ZONE_GAP;
+			h += ZONE_HEAD + gridZone(z, cols).rows * pitch + ZONE_GAP;
 		Object.assign(L, { s, pitch, cols, h });
 		if (h <= maxH)
 			break;
@@ -194,9 +223,10 @@ function layout() {
 	L.zones = [];
 	let y = 0;
 	for (const z of D.zones) {
-		const rows = Math.ceil(z[3] / L.cols);
-		L.zones.push({ head: y, y0: y + ZONE_HEAD, rows, first: z[2], nr: z[3] });
-		y += ZONE_HEAD + rows * L.pitch + ZONE_GAP;
+		const g = gridZone(z, L.cols);
+		L.zones.push({ head: y, y0: y + ZONE_HEAD, rows: g.rows, first: z[2],
+			nr: z[3], rowPfn: g.rowPfn, grid: g.grid });
+		y += ZONE_HEAD + g.rows * L.pitch + ZONE_GAP;
 	}
 	L.h = Math.max(y, 40);
 	L.w = L.gridX + L.cols * L.pitch;
@@ -210,9 +240,7 @@ function layout() {
 }
 function cellXY(i) {
 	const z = L.zones[zoneOf[i]];
-	const k = i - z.first;
-	return [L.gridX + (k % L.cols) * L.pitch,
-		z.y0 + Math.floor(k / L.cols) * L.pitch];
+	return [L.gridX + cellCol[i] * L.pitch, z.y0 + cellRow[i] * L.pitch];
 }
 function hitTest(x, y) {
 	for (const z of L.zones) {
@@ -224,8 +252,8 @@ function hitTest(x, y) {
 			return -1;
 		if (x - L.gridX - c * L.pitch >= L.s || y - z.y0 - r * L.pitch >= L.s)
 			return -1;	/* in the gap */
-		const k = r * L.cols + c;
-		return k < z.nr ? z.first + k : -1;
+		const i = z.grid[r * L.cols + c];
+		return i >= 0 && mt[i] !== NONE ? i : -1;	/* a hole, offline */
 	}
 	return -1;
 }
@@ -274,7 +302,7 @@ function paintCells(list) {
 	for (const i of list) {
 		const [x, y] = cellXY(i);
 		fillPx(x, y, s, s, (marks.dim && !touched(i) ? DIM32 : PAL32)[mt[i]]);
-		if (s >= 5) {
+		if (s >= 5 && mt[i] !== NONE) {
 			if (marks.steal && D.steals[i] > 0)
 				fillPx(x + s - q, y, q, q, C_DARK);
 			if (marks.check && checkWant[i] >= 0)
@@ -321,7 +349,7 @@ function paintFrame() {
 		ctx.font = "10px ui-monospace, Menlo, Consolas, monospace";
 		ctx.textAlign = "right";
 		for (let r = 0; r < z.rows; r += labelEvery)
-			ctx.fillText(hex(pfn[z.first + r * L.cols]), L.gridX - 6,
+			ctx.fillText(hex(z.rowPfn[r]), L.gridX - 6,
 				z.y0 + r * L.pitch + L.s / 2);
 	});
 }
@@ -367,6 +395,8 @@ const slider = $("fv-slider");
 function renderLegend() {
 	let h = "";
 	for (let t = 0; t < NMT; t++) {
+		if (t === NONE)
+			continue;	/* offline blocks are gaps, not a type */
 		let base = 0;
 		for (let i = 0; i < N; i++)
 			base += start[i] === t;
@@ -381,7 +411,8 @@ function renderLegend() {
 const legendBase = new Float64Array(NMT);
 let legendRows = [];
 function updateLegend() {
-	legendRows.forEach((row, t) => {
+	legendRows.forEach((row) => {
+		const t = Number(row.dataset.t);
 		const d = count[t] - legendBase[t];
 		row.cells[1].textContent = fmtN(count[t]);
 		row.cells[2].textContent = d ? (d > 0 ? "+" : "\u2212") + fmtN(Math.abs(d)) : "";
@@ -531,7 +562,8 @@ function summary() {
 			", no baseline snapshot") +
 		(D.check && !D.check.mismatches ? "  \u00b7  replay check: all " +
 			fmtN(D.check.compared) + " blocks match the last snapshot" : "");
-	const warn = [];
+	/* lost events, incomplete snapshots, gen gaps: first, one per line */
+	const warn = (D.issues || []).slice();
 	if (replayMismatch)
 		warn.push(plural(replayMismatch, "block") + " end in a different type than the replay");
 	if (D.check && D.check.mismatches)
@@ -545,7 +577,7 @@ function summary() {
 	if (D.unknownBlocks)
 		warn.push(plural(D.unknownBlocks, "event") + " on pfns outside known blocks");
 	if (warn.length) {
-		$("fv-warn").textContent = warn.join("; ");
+		$("fv-warn").textContent = warn.join("\n");
 		$("fv-warn").hidden = false;
 	}
 }
@@ -689,6 +721,14 @@ window.fragview = {
 	cellType,
 	cellCount: () => L.zones.reduce((s, z) => s + z.nr, 0),
 	cellXY: (i) => cellXY(i),
+	/* layout facts for the self-test: the cell's row label, its column */
+	cellRowPfn: (i) => L.zones[zoneOf[i]].rowPfn[cellRow[i]],
+	cellCol: (i) => Math.round((cellXY(i)[0] - L.gridX) / L.pitch),
+	cols: () => L.cols,
+	blockPfn: (i) => pfn[i],
+	zoneFirst: (i) => D.zones[zoneOf[i]][2],
+	isOffline: (i) => mt[i] === NONE,
+	hitAt: (x, y) => hitTest(x, y),
 	select,
 	selected: () => selected,
 	lastFlipBlock: () => applied > 0 ? fB[applied - 1] : -1,

@@ -12,6 +12,7 @@
 "use strict";
 window.fragviewSelftest = function () {
 	const fv = window.fragview;
+	const D_order = () => JSON.parse(document.getElementById("fv-data").textContent).order;
 	/* since navigation start: fetch, HTML and JSON parse, first paint */
 	const readyMs = performance.now();
 	const lines = [];
@@ -65,6 +66,26 @@ window.fragviewSelftest = function () {
 	});
 	check("one-cell-per-block", () => fv.cellCount() === fv.nrBlocks ||
 		fv.cellCount() + " cells for " + fv.nrBlocks + " blocks");
+	/* each cell at its pfn: the row's label plus the column, computed
+	 * here from the pfns alone; the hit test finds the block there */
+	check("cells-at-pfn", () => {
+		const cv = document.getElementById("fv-map");
+		const cols = fv.cols(), ppb = Math.pow(2, D_order());
+		for (let i = 0; i < fv.nrBlocks; i++) {
+			const slot = Math.round((fv.blockPfn(i) - fv.blockPfn(fv.zoneFirst(i))) / ppb);
+			const col = slot % cols;
+			if (fv.cellCol(i) !== col)
+				return "block " + i + " in column " + fv.cellCol(i) + ", want " + col;
+			if (fv.cellRowPfn(i) + col * ppb !== fv.blockPfn(i))
+				return "block " + i + ": row label 0x" + fv.cellRowPfn(i).toString(16) +
+					" + column " + col + " is not its pfn 0x" + fv.blockPfn(i).toString(16);
+			const [x, y] = fv.cellXY(i);
+			const hit = fv.hitAt(x + 1, y + 1);
+			if (hit !== (fv.isOffline(i) ? -1 : i))
+				return "hit test at block " + i + " gives " + hit;
+		}
+		return cv ? true : "no map canvas";
+	});
 	check("replay-reaches-final", () => fv.replayMismatch() === 0 ||
 		fv.replayMismatch() + " blocks");
 	check("expected-given", () => exp.length > 0 || "no exp= in the URL");

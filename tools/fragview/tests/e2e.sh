@@ -65,9 +65,122 @@ want="pfn $(fact lost.json 'f["lost"]["pfn"]') expected $(fact lost.json 'f["los
 grep -qxF "$want" out.txt && grep -q ", 1 mismatches$" out.txt &&
 	ok "check: names the block of the lost flip" ||
 	nok "check: lost flip line" "got: $(cat out.txt)" "want: $want"
-expect "check: one snapshot is an error" 1 \
+expect "check: one snapshot is unreadable for check" 3 \
 	"fragview: one.dat: check needs two pageblock_state snapshots, the capture has 1" \
 	-- "$fv" check one.dat
+
+# ---- ABI v2: gens, snapshot boundaries, online/offline, lost events
+for v in v2 v2skew v2dropped v2trunc v2gengap; do
+	mk $v $v.dat --facts $v.json || nok "mkcapture $v"
+done
+mk v2 v2-7.dat --v7
+nb=$(fact v2.json 'f["blocks"]')
+expect "v2 check: consistent capture exits 0" 0 "" -- "$fv" check v2.dat
+grep -qx "check: $nb blocks, [0-9]* flips replayed, 0 mismatches" out.txt &&
+	[ "$(wc -l <out.txt)" = 1 ] &&
+	ok "v2 check: every block (one went offline and online elsewhere) matches" ||
+	nok "v2 check summary" "$(cat out.txt)"
+expect "v2 check: v7/zstd" 0 "" -- "$fv" check v2-7.dat
+expect "v2 check: flips recorded out of lock order replay exactly by gen" 0 "" \
+	-- "$fv" check v2skew.dat
+grep -q ", 0 mismatches$" out.txt && ok "v2skew: 0 mismatches" ||
+	nok "v2skew" "$(cat out.txt)"
+# lost events: which CPU, how many, from when; exit 2
+d0=$(fact v2dropped.json 'f["dropped"][0]["ts"]')
+d1=$(fact v2dropped.json 'f["dropped"][1]["ts"]')
+"$fv" check v2dropped.dat >out.txt 2>err.txt
+rc=$?
+[ $rc = 2 ] && grep -q "^lost events: CPU 1: the ring buffer dropped 5 events between [0-9.]* and $d0 s$" out.txt &&
+	grep -q "^lost events: CPU 0: the ring buffer dropped events (count unknown) between [0-9.]* and $d1 s$" out.txt &&
+	grep -qx "check: the replay cannot be exact: events are missing" out.txt &&
+	ok "v2dropped: check names both CPUs, counts and times, exits 2" ||
+	nok "v2dropped check" "status $rc" "$(cat out.txt)"
+grep -q "^fragview: v2dropped.dat: events are missing, the replay cannot be exact: 2 ring-buffer overruns" err.txt &&
+	[ "$(wc -l <err.txt)" = 1 ] && ok "v2dropped: one line on stderr" ||
+	nok "v2dropped stderr" "$(cat err.txt)"
+# a truncated snapshot
+t=$(fact v2trunc.json '"seq %d node 0 zone %s from [0-9.]* s: %d of %d pageblock_state events, no end event" % (f["truncated"]["seq"], f["truncated"]["zone"], f["truncated"]["seen"], f["truncated"]["nr_blocks"])')
+"$fv" check v2trunc.dat >out.txt 2>err.txt
+rc=$?
+[ $rc = 2 ] && grep -q "^incomplete snapshot: $t$" out.txt &&
+	ok "v2trunc: incomplete snapshot reported, exit 2" ||
+	nok "v2trunc check" "status $rc" "$(cat out.txt)" "want: $t"
+# a flip missing and nothing else says so: the gen gap does
+g=$(fact v2gengap.json '"node 0 zone %s: 1 flip lost (gen %d) before " % (f["lost"]["zone"], f["lost"]["gen"])')
+"$fv" check v2gengap.dat >out.txt 2>err.txt
+rc=$?
+[ $rc = 2 ] && grep -q "^gen gap: $g[0-9.]* s$" out.txt &&
+	grep -q ", 1 mismatches$" out.txt &&
+	ok "v2gengap: the gap names zone and gen, exit 2 (not 1)" ||
+	nok "v2gengap check" "status $rc" "$(cat out.txt)" "want: gen gap: $g"
+# map and stats warn (one stderr line), and still work
+for c in "map --format txt" "stats"; do
+	"$fv" $c v2dropped.dat >out.txt 2>err.txt
+	rc=$?
+	[ $rc = 0 ] && [ "$(wc -l <err.txt)" = 1 ] &&
+		grep -q "cannot be exact" err.txt &&
+		grep -q "^WARNING: events are missing, the replay cannot be exact" out.txt &&
+		ok "v2dropped: $c warns on stderr and in its output" ||
+		nok "v2dropped $c" "status $rc" "$(cat err.txt)" "$(head -5 out.txt)"
+done
+"$fv" map v2.dat --format txt >out.txt 2>err.txt
+! grep -q WARNING out.txt && [ ! -s err.txt ] &&
+	ok "v2: no warning on a complete capture" || nok "v2 warns" "$(cat err.txt)"
+expect "v2 stats json" 0 "" -- "$fv" stats v2.dat --format json -o v2s.json
+got=$(jget v2s.json "sum(c['pages_by_type']['high_order'] for c in d['drains']['cpus'])")
+want=$(fact v2.json 'f["high_order"]')
+[ "$got" = "$want" ] && ok "v2 stats: pcp_drain nr_high_order pages = $want" ||
+	nok "v2 stats high order" "got $got want $want"
+got=$(jget v2s.json "d['flips']['total']")
+want=$(fact v2.json 'f["flips"]')
+[ "$got" = "$want" ] && ok "v2 stats: flips (online/offline included) = $want" ||
+	nok "v2 stats flips" "got $got want $want"
+
+# ---- every cell at its pfn: holes (one wider than a row), a block
+# offline and online in another zone; txt, ansi, svg, html, --at, dump
+cellpfn() { python3 "$here/cellpfn.py" "$@"; }
+for f in txt svg html; do
+	"$fv" map v2.dat --format $f -o v2map.$f 2>/dev/null
+	cellpfn $f v2map.$f v2.json
+done
+"$fv" map v2.dat --format ansi -o v2map.ansi 2>/dev/null
+sed 's/\x1b\[[0-9;]*m//g' v2map.ansi > v2ansi.txt
+cellpfn txt v2ansi.txt v2.json | sed 's/^\(n*o*t* *ok - \)txt/\1ansi/'
+for w in 40 97 200; do
+	COLUMNS=$w "$fv" map v2.dat --format txt -o v2w.txt 2>/dev/null
+	cellpfn txt v2w.txt v2.json | sed "s/txt:/txt, $w columns:/"
+done
+n=$(fact v2.json 'len(f["snapshots_at"])')
+for i in $(seq 0 $((n - 1))); do
+	at=$(fact v2.json "f['snapshots_at'][$i]['at']")
+	"$fv" map v2.dat --at "$at" --format txt -o v2at.txt 2>/dev/null
+	cellpfn txt v2at.txt v2.json $i | sed "s/txt:/map --at snapshot $((i + 1)):/"
+done
+# the checker must catch a cell one column off
+sed '0,/^  0x[0-9a-f]* [^ ]*  /s/^\(  0x[0-9a-f]* [^ ]*\)  /\1 /' v2map.txt > shifted.txt
+cellpfn txt shifted.txt v2.json >/dev/null &&
+	nok "cellpfn: a shifted row goes unnoticed" || ok "cellpfn: a shifted row is caught"
+# dump: a v2 pageblocks file with a hole, each cell at its pfn
+python3 - v2.json > v2.pageblocks <<'PY'
+import json, sys
+f = json.load(open(sys.argv[1]))
+zones = {}
+for p, t in f["final"].items():
+    z = "Movable" if p == f["offline_online"] else \
+        "DMA32" if int(p, 16) < 0x100000 else "Normal"
+    zones.setdefault(z, []).append((int(p, 16), t))
+for z in ("DMA32", "Normal", "Movable"):
+    b = sorted(zones[z])
+    start, end = b[0][0], b[-1][0] + 512
+    print("node 0 zone %s start_pfn 0x%x end_pfn 0x%x nr_blocks %d "
+          "pageblock_order 9 gen 7" % (z, start, end, (end - start) // 512))
+    for p, t in b:
+        print("0x%x %s 0 -1 7" % (p, t))
+PY
+expect "dump: v2 pageblocks file" 0 "" -- "$fv" dump v2.pageblocks --format txt -o v2dump.txt
+cellpfn txt v2dump.txt v2.json | sed 's/txt:/dump:/'
+"$fv" dump v2.pageblocks --format svg -o v2dump.svg
+cellpfn svg v2dump.svg v2.json | sed 's/svg:/dump svg:/'
 
 # ---- stats: every count equals what the generator wrote
 expect "stats json" 0 "" -- "$fv" stats mob.dat --format json -o s.json
@@ -99,7 +212,7 @@ expect "stats on a stock capture" 0 \
 [ "$(jget st.json "d['steals']['total']")" = "$(fact stock.json 'f["steals"]')" ] &&
 	[ "$(jget st.json "d['migrations']['ok']")" = "$(fact stock.json 'f["migrate_ok"]')" ] &&
 	ok "stats: stock steals and migration totals" || nok "stats: stock totals"
-expect "map on a stock capture" 1 \
+expect "map on a stock capture" 3 \
 	"fragview: stock.dat: stock-kernel capture (kmem/migrate events only): map and check need the mobility events of the patched kernel" \
 	-- "$fv" map stock.dat --format txt
 
@@ -132,7 +245,7 @@ expect "map --zone matching nothing" 1 \
 [ ! -e nozone.txt ] && ok "map --zone failure leaves no output file" ||
 	nok "map --zone failure left nozone.txt"
 echo good > keep.txt
-expect "map -o keeps a good file when the run fails" 1 \
+expect "map -o keeps a good file when the run fails" 3 \
 	"fragview: none.dat: no mobility or kmem/migrate events in this capture" \
 	-- "$fv" map none.dat --format txt -o keep.txt
 [ "$(cat keep.txt)" = good ] && [ -z "$(ls -A | grep fragview-)" ] &&
@@ -144,33 +257,33 @@ echo "hello, not a capture" > text.dat
 head -c 5000 mob.dat > trunc.dat
 { printf 'XXXX'; tail -c +5 mob.dat; } > magic.dat
 mkdir -p adir
-expect "empty file" 1 "fragview: empty.dat: empty file" -- "$fv" map empty.dat
-expect "text file" 1 "fragview: text.dat: not a trace-cmd capture (no trace.dat magic)" \
+expect "empty file" 3 "fragview: empty.dat: empty file" -- "$fv" map empty.dat
+expect "text file" 3 "fragview: text.dat: not a trace-cmd capture (no trace.dat magic)" \
 	-- "$fv" stats text.dat
-expect "truncated capture" 1 \
+expect "truncated capture" 3 \
 	"fragview: trunc.dat: corrupt or truncated capture (libtracecmd cannot open it)" \
 	-- "$fv" check trunc.dat
-expect "wrong magic" 1 "fragview: magic.dat: not a trace-cmd capture (no trace.dat magic)" \
+expect "wrong magic" 3 "fragview: magic.dat: not a trace-cmd capture (no trace.dat magic)" \
 	-- "$fv" map magic.dat
-expect "missing file" 1 "fragview: nosuch.dat: No such file or directory" \
+expect "missing file" 3 "fragview: nosuch.dat: No such file or directory" \
 	-- "$fv" stats nosuch.dat
-expect "directory" 1 "fragview: adir: not a regular file" -- "$fv" check adir
-expect "capture without our events" 1 \
+expect "directory" 3 "fragview: adir: not a regular file" -- "$fv" check adir
+expect "capture without our events" 3 \
 	"fragview: none.dat: no mobility or kmem/migrate events in this capture" \
 	-- "$fv" stats none.dat
-expect "unknown option" 2 "fragview: map: unknown option '--frobnicate' (see 'fragview map --help')" \
+expect "unknown option" 64 "fragview: map: unknown option '--frobnicate' (see 'fragview map --help')" \
 	-- "$fv" map mob.dat --frobnicate
-expect "unknown command" 2 "fragview: 'frob' is not a fragview command (see 'fragview --help')" \
+expect "unknown command" 64 "fragview: 'frob' is not a fragview command (see 'fragview --help')" \
 	-- "$fv" frob
-expect "unknown global option" 2 "fragview: unknown option '--frob' (see 'fragview --help')" \
+expect "unknown global option" 64 "fragview: unknown option '--frob' (see 'fragview --help')" \
 	-- "$fv" --frob
-expect "missing operand" 2 "fragview: check: missing CAPTURE (a trace.dat file) (see 'fragview check --help')" \
+expect "missing operand" 64 "fragview: check: missing CAPTURE (a trace.dat file) (see 'fragview check --help')" \
 	-- "$fv" check
-expect "option without value" 2 "fragview: stats: option '--format' needs a value (see 'fragview stats --help')" \
+expect "option without value" 64 "fragview: stats: option '--format' needs a value (see 'fragview stats --help')" \
 	-- "$fv" stats mob.dat --format
-expect "unknown format" 2 "fragview: stats: unknown format 'svg' (one of txt|csv|json) (see 'fragview stats --help')" \
+expect "unknown format" 64 "fragview: stats: unknown format 'svg' (one of txt|csv|json) (see 'fragview stats --help')" \
 	-- "$fv" stats mob.dat --format svg
-expect "bad --at" 2 "fragview: map: bad time '1.2.3' (want SECONDS[.FRACTION] or +SECONDS) (see 'fragview map --help')" \
+expect "bad --at" 64 "fragview: map: bad time '1.2.3' (want SECONDS[.FRACTION] or +SECONDS) (see 'fragview map --help')" \
 	-- "$fv" map mob.dat --at 1.2.3
 expect "unwritable -o" 1 "fragview: /nonexistent/x.txt: cannot write: No such file or directory" \
 	-- "$fv" stats mob.dat -o /nonexistent/x.txt
@@ -193,10 +306,10 @@ node 0 zone Normal start_pfn 0x100000 nr_blocks 2 pageblock_order 9
 EOF
 expect "dump: good file" 0 "" -- "$fv" dump good.dump --format txt
 sed 's/^0x1200 Unmovable 3 1$/0x1200 Sticky 3 1/' good.dump > bad.dump
-expect "dump: unknown type names its line" 1 \
+expect "dump: unknown type names its line" 3 \
 	"fragview: bad.dump:4: unknown migratetype 'Sticky'" -- "$fv" dump bad.dump
 sed "s/nr_blocks 3/nr_blocks 2/" good.dump > short.dump
-expect "dump: block count checked" 1 \
+expect "dump: block count checked" 3 \
 	"fragview: short.dump:5: zone DMA32 of node 0 has more blocks than the 2 of its header" \
 	-- "$fv" dump short.dump
 
@@ -219,7 +332,7 @@ for f in "$fixtures"/*.dat; do
 		ok "fixture $b: stats" || nok "fixture $b: stats" "status $rc: $(cat err.txt)"
 	case $b in
 	stock-*)
-		expect "fixture $b: map explains the stock kernel" 1 \
+		expect "fixture $b: map explains the stock kernel" 3 \
 			"fragview: $f: stock-kernel capture (kmem/migrate events only): map and check need the mobility events of the patched kernel" \
 			-- "$fv" map "$f" --format txt
 		continue;;
@@ -253,12 +366,12 @@ done
 crash="fragview: mob.dat: corrupt or truncated capture (reader crashed: SIGSEGV)"
 case $fv in *asan*) crash="fragview: mob.dat: corrupt or truncated capture (reader failed)";; esac
 FRAGVIEW_TEST_READER=crash "$fv" stats mob.dat >/dev/null 2>err.txt
-[ $? = 1 ] && [ "$(cat err.txt)" = "$crash" ] &&
+[ $? = 3 ] && [ "$(cat err.txt)" = "$crash" ] &&
 	ok "reader crash reported" || nok "reader crash" "$(cat err.txt)"
 start=$(date +%s)
 FRAGVIEW_TEST_READER=hang FRAGVIEW_READ_TIMEOUT=2 "$fv" map mob.dat >/dev/null 2>err.txt
 rc=$?
-[ $rc = 1 ] && [ $(($(date +%s) - start)) -lt 10 ] &&
+[ $rc = 3 ] && [ $(($(date +%s) - start)) -lt 10 ] &&
 	[ "$(cat err.txt)" = "fragview: mob.dat: corrupt capture? the reader made no progress for 2 s" ] &&
 	ok "reader hang stopped by the timeout" || nok "reader hang" "status $rc: $(cat err.txt)"
 

@@ -3,8 +3,9 @@
 """Run fragview on ~200 damaged copies of a real capture.
 
 Truncations at many offsets and byte flips (header, event formats and
-ring-buffer data alike).  Every run must end with exit status 0 or 1 -
-never a signal, never a hang - and a failing run must say why in one
+ring-buffer data alike).  Every run must end with exit status 0-3 (check:
+exact, mismatch, cannot be exact, unreadable; stats: 0 or 3) - never a
+signal, never a hang - and an unreadable capture must say why in one
 "fragview: FILE: ..." line.  libtracecmd does crash on some of these:
 that is what the reader child is for.
 
@@ -42,7 +43,7 @@ def main():
     rng = random.Random(20261203)
     env = dict(os.environ, FRAGVIEW_READ_TIMEOUT="10")
     failed = 0
-    counts = {0: 0, 1: 0}
+    counts = {0: 0, 1: 0, 2: 0, 3: 0}
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "m.dat")
         for i, (what, blob) in enumerate(mutants(data, n, rng)):
@@ -59,11 +60,11 @@ def main():
                 continue
             err = p.stderr.decode(errors="replace").splitlines()
             bad = None
-            if p.returncode not in (0, 1):
+            if p.returncode not in counts:
                 bad = "exit status %d" % p.returncode
             elif any(not l.startswith("fragview: ") for l in err):
                 bad = "stray stderr output: %r" % err
-            elif p.returncode == 1 and cmd == "stats" and \
+            elif p.returncode == 3 and cmd == "stats" and \
                     not (err and err[-1].startswith("fragview: " + path)):
                 bad = "no one-line error: %r" % err
             if bad:
@@ -71,8 +72,9 @@ def main():
                 failed += 1
             else:
                 counts[p.returncode] += 1
-    print("%s - %d mutants: %d exit 0, %d exit 1, %d bad" %
-          ("not ok" if failed else "ok", n, counts[0], counts[1], failed))
+    print("%s - %d mutants: %d exit 0, %d exit 1, %d exit 2, %d exit 3, "
+          "%d bad" % ("not ok" if failed else "ok", n, counts[0], counts[1],
+                      counts[2], counts[3], failed))
     return 1 if failed else 0
 
 

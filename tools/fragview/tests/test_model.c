@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../integrity.h"
 #include "../model.h"
 #include "test.h"
 
@@ -430,6 +431,7 @@ static void test_gen_rule(void)
 	struct fv_model m;
 	struct fv_check c;
 	struct fv_mismatch mm[4];
+	struct fv_issues is;
 	uint8_t mt[2];
 
 	build_skewed(&m, true);
@@ -444,6 +446,10 @@ static void test_gen_rule(void)
 	CHECK(mt[0] == U && mt[1] == R);
 	fv_model_types_at(&m, UINT64_MAX, mt);
 	CHECK(mt[0] == M && mt[1] == R);
+	/* gens 10..12 all seen, snapshots complete: nothing to report */
+	CHECK_EQ(fv_model_issues(&m, &is), 0);
+	CHECK_EQ(is.nr, 0);
+	fv_issues_free(&is);
 	fv_model_free(&m);
 
 	/* the same records without gens: trace order is all there is */
@@ -451,6 +457,72 @@ static void test_gen_rule(void)
 	CHECK_EQ(fv_model_check(&m, &c, mm), 0);
 	CHECK_EQ(c.nr_mismatches, 1);
 	CHECK_EQ(m.blocks[mm[0].block].pfn, 0x1200);
+	fv_model_free(&m);
+}
+
+static void test_gen_gap_and_snapshot_issues(void)
+{
+	struct fv_model m;
+	struct fv_issues is;
+	char line[256];
+
+	fv_model_init(&m);
+	m.expect_snap_events = true;
+	apply(&m, snap(100, 1, FV_SNAP_BEGIN, 2, 10));
+	apply(&m, gstate(101, 1, 0x1000, M, 10));
+	apply(&m, gstate(102, 1, 0x1200, M, 10));
+	apply(&m, snap(103, 1, FV_SNAP_END, 2, 10));
+	apply(&m, gflip(2000000000, 0x1000, M, U, 11));
+	/* gens 12 and 13 lost */
+	apply(&m, gflip(3000000000, 0x1200, M, U, 14));
+	/* snapshot 2 lost a state and its end */
+	apply(&m, snap(4000000000, 2, FV_SNAP_BEGIN, 2, 15));
+	apply(&m, gstate(4000000001, 2, 0x1000, U, 15));
+	fv_model_finish(&m);
+	CHECK_EQ(fv_model_issues(&m, &is), 0);
+	CHECK_EQ(is.nr, 3);
+	CHECK_EQ(is.nr_kind[FV_ISSUE_GEN_GAP], 2);
+	CHECK_EQ(is.nr_kind[FV_ISSUE_SNAPSHOT], 1);
+	fv_issue_text(&is.v[0], line, sizeof(line));
+	CHECK(!strcmp(line, "gen gap: node 0 zone Normal: 2 flips lost (gen 12-13) before 3.000000000 s"));
+	fv_issue_text(&is.v[1], line, sizeof(line));
+	CHECK(!strcmp(line, "incomplete snapshot: seq 2 node 0 zone Normal from 4.000000000 s: 1 of 2 pageblock_state events, no end event"));
+	/* the begin of snapshot 2 says gen 15: the flip with gen 15 is lost */
+	fv_issue_text(&is.v[2], line, sizeof(line));
+	CHECK(!strcmp(line, "gen gap: node 0 zone Normal: 1 flip lost (gen 15) before 4.000000000 s") ||
+	      (fprintf(stderr, "  got: %s\n", line), 0));
+	fv_issues_free(&is);
+	fv_model_free(&m);
+}
+
+static void test_lost_events(void)
+{
+	struct fv_model m;
+	struct fv_issues is;
+	struct fv_event e = { .ts = 5500000000ULL, .cpu = 1,
+			      .kind = FV_EV_LOST };
+	char line[256], sum[128];
+
+	fv_model_init(&m);
+	base4(&m);
+	e.lost.count = 42;
+	e.lost.prev_ts = 5000000000ULL;
+	apply(&m, e);
+	e.cpu = 0;
+	e.lost.count = -1;
+	e.lost.prev_ts = 0;
+	e.ts = 6000000000ULL;
+	apply(&m, e);
+	fv_model_finish(&m);
+	CHECK_EQ(fv_model_issues(&m, &is), 0);
+	CHECK_EQ(is.nr, 2);
+	fv_issue_text(&is.v[0], line, sizeof(line));
+	CHECK(!strcmp(line, "lost events: CPU 1: the ring buffer dropped 42 events between 5.000000000 and 5.500000000 s"));
+	fv_issue_text(&is.v[1], line, sizeof(line));
+	CHECK(!strcmp(line, "lost events: CPU 0: the ring buffer dropped events (count unknown) before 6.000000000 s"));
+	fv_issues_summary(&is, sum, sizeof(sum));
+	CHECK(!strcmp(sum, "2 ring-buffer overruns"));
+	fv_issues_free(&is);
 	fv_model_free(&m);
 }
 
@@ -517,6 +589,8 @@ int main(void)
 	RUN(test_names);
 	RUN(test_pageblock_order_inferred);
 	RUN(test_gen_rule);
+	RUN(test_gen_gap_and_snapshot_issues);
+	RUN(test_lost_events);
 	RUN(test_offline_online);
 	return TEST_EXIT();
 }

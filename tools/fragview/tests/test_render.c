@@ -831,6 +831,195 @@ static int write_html(const char *path, struct fv_model *m,
 	return 0;
 }
 
+/* ---- every cell at its physical address ---- */
+
+/*
+ * A zone with holes: one of two blocks, one wider than any row (0x40000
+ * pages), and a block offline at the end.
+ */
+static void build_holes(struct fv_model *m)
+{
+	uint64_t pfn = N1_NORMAL;
+
+	fv_model_init(m);
+	for (unsigned int k = 0; k < 300; k++) {
+		if (k >= 10 && k < 12)
+			continue;
+		if (k == 150)
+			pfn += 0x40000;
+		state(m, FIX_T0, 1, 0, FV_ZONE_NORMAL, pfn + k * PPB,
+		      pattern_mt(FV_ZONE_NORMAL, k));
+	}
+	{
+		struct fv_event ev = { .ts = FIX_END, .kind = FV_EV_FLIP };
+
+		ev.flip.pfn = N1_NORMAL + 3 * PPB;
+		ev.flip.zone = FV_ZONE_NORMAL;
+		ev.flip.old_mt = pattern_mt(FV_ZONE_NORMAL, 3);
+		ev.flip.new_mt = FV_MT_NONE;
+		ev.flip.reason = FV_FLIP_OFFLINE;
+		feed(m, &ev);
+	}
+	fv_model_finish(m);
+}
+
+/*
+ * Each letter of the txt map read back as (row label + column) -> pfn,
+ * against the model: same block, same type; every block drawn once
+ * (offline ones: not at all).
+ */
+static void check_txt_pfns(const struct fv_model *m, const char *txt,
+			   const uint8_t *mt)
+{
+	size_t cells = 0, want = 0;
+
+	for (const char *l = txt; l && *l; l = strchr(l, '\n')) {
+		unsigned long long label;
+		const char *p;
+		size_t j;
+
+		if (*l == '\n')
+			l++;
+		if (sscanf(l, "  0x%llx ", &label) != 1 || strncmp(l, "  0x", 4))
+			continue;
+		p = strchr(l + 4, ' ') + 1;
+		for (j = 0; p[j] && p[j] != '\n'; j++) {
+			const char *hit;
+			uint64_t pfn;
+			long i;
+
+			if (j % (8 + 1) == 8) {		/* the group gap */
+				CHECK(p[j] == ' ');
+				continue;
+			}
+			if (p[j] == ' ')
+				continue;
+			pfn = label + ((j / 9) * 8 + j % 9) * PPB;
+			i = fv_model_find_block(m, pfn);
+			hit = strchr("UMRHCI?", toupper((unsigned char)p[j]));
+			if (i < 0 || m->blocks[i].pfn != pfn || !hit ||
+			    hit - "UMRHCI?" != mt[i]) {
+				fprintf(stderr, "  cell '%c' at pfn 0x%llx: block %ld\n",
+					p[j], (unsigned long long)pfn, i);
+				t_failed_now = 1;
+			}
+			cells++;
+		}
+	}
+	for (size_t i = 0; i < m->nr_blocks; i++)
+		want += mt[i] != FV_MT_NONE;
+	CHECK_EQ(cells, want);
+}
+
+static void txt_cells_at_pfn(void)
+{
+	struct map_opts o = opts();
+	struct fv_model h;
+	uint8_t *mt;
+	char *t;
+	int ret;
+
+	/* the fixture: a hole of two blocks in node 1 Normal */
+	mt = malloc(fix.nr_blocks);
+	fv_model_types_at(&fix, UINT64_MAX, mt);
+	t = render(render_map_txt, &fix, &o, &ret);
+	check_txt_pfns(&fix, t, mt);
+	free(t);
+	free(mt);
+	/* a hole wider than a row starts a new labelled row; any width */
+	build_holes(&h);
+	mt = malloc(h.nr_blocks);
+	fv_model_types_at(&h, UINT64_MAX, mt);
+	CHECK_EQ(mt[3], FV_MT_NONE);
+	for (int w = 30; w <= 200; w += 17) {
+		o.width = w;
+		t = render(render_map_txt, &h, &o, &ret);
+		CHECK_EQ(ret, 0);
+		check_txt_pfns(&h, t, mt);
+		/* 56 columns: block 150 (0x152c00) is in the row of slot 616 */
+		if (w == 81)
+			CHECK(strstr(t, "\n  0x0014d000 "));
+		free(t);
+	}
+	/* before it went offline the block is drawn */
+	o.have_at = true;
+	o.at_ts = FIX_T0;
+	fv_model_types_at(&h, FIX_T0, mt);
+	CHECK(mt[3] != FV_MT_NONE);
+	t = render(render_map_txt, &h, &o, &ret);
+	check_txt_pfns(&h, t, mt);
+	free(t);
+	free(mt);
+	fv_model_free(&h);
+}
+
+/*
+ * SVG: each cell carries data-pfn; its column is its slot in the zone
+ * modulo the 64 columns, its row the row label's (the label's pfn is
+ * the row's first slot).
+ */
+static void check_svg_pfns(const struct fv_model *m, const char *svg)
+{
+	const char *p = svg;
+	size_t cells = 0;
+	unsigned long long row_pfn = 0;
+	int row_y = -1000;
+
+	while ((p = strstr(p, "<text class=\"row\"")) || 0) {
+		const char *next_row = strstr(p + 1, "<text class=\"row\"");
+		const char *c = p;
+		int y;
+
+		CHECK(sscanf(p, "<text class=\"row\" x=\"%*d\" y=\"%d\"", &y) == 1);
+		CHECK(sscanf(strchr(p, '>') + 1, "0x%llx", &row_pfn) == 1);
+		row_y = y - 9;		/* label baseline: CELL - 1 below the top */
+		while ((c = strstr(c + 1, "data-pfn=\"")) &&
+		       (!next_row || c < next_row)) {
+			unsigned long long pfn;
+			int x = -1, cy = -1;
+			const char *r = strstr(c, "<rect");
+			long col;
+
+			CHECK(sscanf(c, "data-pfn=\"0x%llx\"", &pfn) == 1);
+			/* a marked block is a <g>: its square is the first rect */
+			if (!strncmp(c - 3, "<g ", 3) && r)
+				c = r + 5;
+			CHECK(sscanf(strstr(c, "x=\""), "x=\"%d\" y=\"%d\"", &x, &cy) == 2);
+			col = (x - 16 - 64) / 11;
+			if (pfn != row_pfn + (unsigned long long)col * PPB ||
+			    cy != row_y || fv_model_find_block(m, pfn) < 0) {
+				fprintf(stderr, "  svg cell 0x%llx at col %ld y %d, row 0x%llx y %d\n",
+					pfn, col, cy, row_pfn, row_y);
+				t_failed_now = 1;
+			}
+			cells++;
+		}
+		p += 1;
+	}
+	CHECK(cells > 0);
+	(void)cells;
+}
+
+static void svg_cells_at_pfn(void)
+{
+	struct map_opts o = opts();
+	struct fv_model h;
+	char *t;
+	int ret;
+
+	t = render(render_map_svg, &fix, &o, &ret);
+	check_svg_pfns(&fix, t);
+	CHECK_EQ(count_str(t, "data-pfn=\""), fix.nr_blocks);
+	free(t);
+	build_holes(&h);
+	t = render(render_map_svg, &h, &o, &ret);
+	check_svg_pfns(&h, t);
+	/* the offline block is a gap */
+	CHECK_EQ(count_str(t, "data-pfn=\""), h.nr_blocks - 1);
+	free(t);
+	fv_model_free(&h);
+}
+
 int main(int argc, char **argv)
 {
 	char self[4096];
@@ -894,6 +1083,8 @@ int main(int argc, char **argv)
 	RUN(html_at_time);
 	RUN(svg_zone_filter);
 	RUN(renderer_write_error);
+	RUN(txt_cells_at_pfn);
+	RUN(svg_cells_at_pfn);
 	fv_model_free(&fix);
 	printf("%d passed, %d failed\n", t_pass, t_fail);
 	return TEST_EXIT();

@@ -218,6 +218,30 @@ else
 	else
 		not_ok "lostflip: no warning or mark for the lost flip"
 	fi
+	# ABI v2: holes (one wider than a row), a block offline and online
+	# in another zone; then the same with events dropped on two CPUs
+	if python3 "$fv/tests/mkcapture.py" v2 "$out/v2.dat" \
+		>>"$out/mkcapture.log" 2>&1 &&
+	   python3 "$fv/tests/mkcapture.py" v2dropped "$out/v2dropped.dat" \
+		>>"$out/mkcapture.log" 2>&1; then
+		capture_test v2 "$out/v2.dat"
+		if grep -q 'WARNING: events are missing' "$out/v2.dom"; then
+			not_ok "v2: warning banner on a complete capture"
+		else
+			ok "v2: no warning banner on a complete capture"
+		fi
+		capture_test v2dropped "$out/v2dropped.dat" 2>/dev/null
+		if grep -q 'id="fv-warn">WARNING: events are missing, the replay cannot be exact: 2 ring-buffer overruns' \
+			"$out/v2dropped.dom" &&
+		   grep -q 'lost events: CPU 1: the ring buffer dropped 5 events' \
+			"$out/v2dropped.dom"; then
+			ok "v2dropped: the page shows the lost-events banner"
+		else
+			not_ok "v2dropped: no lost-events banner on the page"
+		fi
+	else
+		not_ok "v2: tests/mkcapture.py failed (see $out/mkcapture.log)"
+	fi
 fi
 
 # --- 1 M events: size and speed (figures reported, not judged) ---
