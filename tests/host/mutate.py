@@ -146,6 +146,17 @@ def one_block_movable(L, side):
     return L
 
 
+def flip_in_wrong_zone(L, side):
+    """An unisolate flip names the zone its block has just left."""
+    L = list(L)
+    zones = [field(l, 'zone') for l in L if ev(l) == 'pageblock_flip']
+    i = next(i for i, l in enumerate(L) if ev(l) == 'pageblock_flip' and
+             field(l, 'reason') == 'unisolate')
+    other = next(z for z in zones if z != field(L[i], 'zone'))
+    L[i] = setf(L[i], 'zone', other)
+    return L
+
+
 def high_order_as_movable(L, side):
     """v2: a batch's THP pages counted as Movable instead of high-order."""
     L = list(L)
@@ -157,7 +168,7 @@ def high_order_as_movable(L, side):
 
 
 DEFECTS = {f.__name__.replace('_', '-'): f for f in (
-    high_order_as_movable,
+    high_order_as_movable, flip_in_wrong_zone,
     drop_one_flip, no_flips, truncated_snapshot, block_mt_is_alloc_mt, drop_drains_but_first,
     drain_wrong_node, drain_wrong_cpu, dup_success, missing_failure, isolate_outside,
     no_unisolate, one_block_movable)}

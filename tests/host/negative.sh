@@ -102,6 +102,12 @@ if [ -e "$F/v2-fragment.report.gz" ]; then
 	case_ high-order-as-movable drain.py v2-drain.report.gz v2-fragment.pageblocks \
 		'every batch equals' -- --pageblocks @SIDE@
 fi
+if [ -e "$F/v2-hotplug-zones.report.gz" ]; then
+	case_ flip-in-wrong-zone replay.py v2-hotplug-zones.report.gz v2-hotplug-zones.pageblocks \
+		"names its block's node and zone" -- --pageblocks @SIDE@ --reasons offline,online
+	case_ drop-one-flip replay.py v2-hotplug-zones.report.gz v2-hotplug-zones.pageblocks \
+		'consecutive gens, no flip lost' -- --pageblocks @SIDE@ --reasons offline,online
+fi
 
 echo "# defect -> caught (mutation of a real report; oracle; the failing check)"
 for row in "${table[@]}"; do

@@ -150,15 +150,18 @@ for pfn, fl in blockflips.items():
                 order_errors.append('%s: gen not above the gen %d of the block\'s earlier '
                                     'flip in that zone' % (e, lastgen[z]))
             lastgen[z] = e.num('gen')
+        # where the block is: from the baseline on in trace order (a block
+        # changes zones only by going offline and online)
+        if b is None or idx > b[4]:
+            if e.f['old_mt'] != ABSENT and loc and z != loc:
+                misplaced.append('%s: the block is in node %d %s' % ((e,) + loc))
+            if e.f['new_mt'] != ABSENT:
+                loc = z
         if not after(idx, e, b):
             continue        # already in the baseline
         if cur != e.f['old_mt']:
             order_errors.append('%s: flip says old %s, replay has %s' % (e, e.f['old_mt'], cur))
-        if e.f['old_mt'] != ABSENT and loc and z != loc:
-            misplaced.append('%s: the block is in node %d %s' % ((e,) + loc))
         cur = e.f['new_mt']
-        if cur != ABSENT:
-            loc = z
     state[pfn] = cur
 for pfn, b in base.items():
     state.setdefault(pfn, b[0])
