@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: GPL-2.0
+/* integrity.c - lost events, incomplete snapshots and flip gen gaps. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "integrity.h"
+
+static int push(struct fv_issues *is, size_t *cap, const struct fv_issue *x)
+{
+	if (is->nr == *cap) {
+		size_t n = *cap ? *cap * 2 : 8;
+		void *q = realloc(is->v, n * sizeof(*is->v));
+
+		if (!q)
+			return -1;
+		is->v = q;
+		*cap = n;
+	}
+	is->v[is->nr++] = *x;
+	is->nr_kind[x->kind]++;
+	return 0;
+}
+
+static int lost_issues(const struct fv_model *m, struct fv_issues *is,
+		       size_t *cap)
+{
+	for (size_t k = 0; k < m->nr_lost; k++) {
+		const struct fv_lost *l = &m->lost[k];
+		struct fv_issue x = {
+			.kind = FV_ISSUE_LOST, .ts = l->ts, .count = l->count,
+			.cpu = l->cpu, .prev_ts = l->prev_ts,
+		};
+
+		if (push(is, cap, &x))
+			return -1;
+	}
+	return 0;
+}
+
+static int snapshot_issues(const struct fv_model *m, struct fv_issues *is,
+			   size_t *cap)
+{
+	if (!m->expect_snap_events)
+		return 0;
+	for (size_t k = 0; k < m->nr_snap_zones; k++) {
+		const struct fv_snap_zone *z = &m->snap_zones[k];
+		uint32_t want = z->have_begin ? z->nr_begin : z->nr_end;
+		struct fv_issue x = {
+			.kind = FV_ISSUE_SNAPSHOT, .ts = z->ts, .nid = z->nid,
+			.zone = z->zone, .seq = z->seq, .expected = want,
+			.seen = z->nr_states, .no_begin = !z->have_begin,
+			.no_end = !z->have_end,
+		};
+
+		if (z->have_begin && z->have_end && z->nr_begin == z->nr_states &&
+		    z->nr_end == z->nr_states)
+			continue;
+		x.count = (z->have_begin || z->have_end) && want > z->nr_states ?
+			  (int64_t)(want - z->nr_states) : -1;
+		if (push(is, cap, &x))
+			return -1;
+	}
+	return 0;
+}
+
+struct gen_pt {
+	uint64_t gen, ts;
+};
+
+static int cmp_gen(const void *a, const void *b)
+{
+	const struct gen_pt *x = a, *y = b;
+
+	if (x->gen != y->gen)
+		return x->gen < y->gen ? -1 : 1;
+	return 0;
+}
+
+static int gap(struct fv_issues *is, size_t *cap, int32_t nid, uint8_t zone,
+	       uint64_t lo, uint64_t hi, uint64_t ts)
+{
+	struct fv_issue x = {
+		.kind = FV_ISSUE_GEN_GAP, .ts = ts, .nid = nid, .zone = zone,
+		.gen_lo = lo, .gen_hi = hi, .count = (int64_t)(hi - lo + 1),
+	};
+
+	return push(is, cap, &x);
+}
+
+/*
+ * One zone: its flips' gens must run without a hole, and cover every
+ * change since the first snapshot began up to the last one's end.
+ */
+static int zone_gen_issues(const struct fv_model *m, struct fv_issues *is,
+			   size_t *cap, int32_t nid, uint8_t zone,
+			   struct gen_pt *pt)
+{
+	uint64_t lo = 0, hi = 0, hi_ts = 0, prev;
+	bool have_lo = false, have_hi = false;
+	size_t n = 0;
+
+	for (size_t f = 0; f < m->nr_flips; f++) {
+		const struct fv_flip_rec *r = &m->flips[f];
+
+		if ((r->flags & FV_FLIP_GEN) && r->nid == nid && r->zone == zone)
+			pt[n++] = (struct gen_pt){ r->gen, r->ts };
+	}
+	for (size_t k = 0; k < m->nr_snap_zones; k++) {
+		const struct fv_snap_zone *z = &m->snap_zones[k];
+
+		if (z->nid != nid || z->zone != zone)
+			continue;
+		if (z->have_begin && (!have_lo || z->gen_begin < lo)) {
+			lo = z->gen_begin;
+			have_lo = true;
+		}
+		/* begin and end: every change up to their gen happened */
+		if (z->have_begin && (!have_hi || z->gen_begin > hi)) {
+			hi = z->gen_begin;
+			hi_ts = z->ts;
+			have_hi = true;
+		}
+		if (z->have_end && (!have_hi || z->gen_end > hi)) {
+			hi = z->gen_end;
+			hi_ts = z->ts;
+			have_hi = true;
+		}
+	}
+	qsort(pt, n, sizeof(*pt), cmp_gen);
+	if (n && (!have_lo || pt[0].gen <= lo))
+		prev = pt[0].gen - 1;
+	else if (have_lo)
+		prev = lo;
+	else
+		return 0;
+	for (size_t k = 0; k < n; k++) {
+		if (pt[k].gen > prev + 1 &&
+		    gap(is, cap, nid, zone, prev + 1, pt[k].gen - 1, pt[k].ts))
+			return -1;
+		if (pt[k].gen > prev)
+			prev = pt[k].gen;
+	}
+	if (have_hi && hi > prev && gap(is, cap, nid, zone, prev + 1, hi, hi_ts))
+		return -1;
+	return 0;
+}
+
+struct zone_key {
+	int32_t nid;
+	uint8_t zone;
+};
+
+/* Adds (nid, zone) to the set z[0..*n) (room for all candidates). */
+static void add_zone(struct zone_key *z, size_t *n, int32_t nid, uint8_t zone)
+{
+	for (size_t k = *n; k-- > 0;)
+		if (z[k].nid == nid && z[k].zone == zone)
+			return;
+	z[(*n)++] = (struct zone_key){ nid, zone };
+}
+
+static int gen_issues(const struct fv_model *m, struct fv_issues *is,
+		      size_t *cap)
+{
+	size_t nz = 0, room = m->nr_snap_zones + 64;
+	struct zone_key *z;
+	struct gen_pt *pt;
+	int ret = 0;
+
+	if (!m->have_gen)
+		return 0;
+	pt = malloc((m->nr_flips + 1) * sizeof(*pt));
+	z = malloc(room * sizeof(*z));
+	if (!pt || !z) {
+		free(pt);
+		free(z);
+		return -1;
+	}
+	/* every zone a snapshot or a flip names, once (a handful) */
+	for (size_t k = 0; k < m->nr_snap_zones; k++)
+		add_zone(z, &nz, m->snap_zones[k].nid, m->snap_zones[k].zone);
+	for (size_t f = 0; f < m->nr_flips && nz < room; f++)
+		add_zone(z, &nz, m->flips[f].nid, m->flips[f].zone);
+	for (size_t k = 0; k < nz && !ret; k++)
+		ret = zone_gen_issues(m, is, cap, z[k].nid, z[k].zone, pt);
+	free(pt);
+	free(z);
+	return ret;
+}
+
+static int cmp_issue(const void *a, const void *b)
+{
+	const struct fv_issue *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return (int)x->kind - (int)y->kind;
+}
+
+int fv_model_issues(const struct fv_model *m, struct fv_issues *out)
+{
+	size_t cap = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (lost_issues(m, out, &cap) || snapshot_issues(m, out, &cap) ||
+	    gen_issues(m, out, &cap)) {
+		fv_issues_free(out);
+		return -1;
+	}
+	if (out->nr)
+		qsort(out->v, out->nr, sizeof(*out->v), cmp_issue);
+	return 0;
+}
+
+void fv_issues_free(struct fv_issues *is)
+{
+	free(is->v);
+	memset(is, 0, sizeof(*is));
+}
+
+#define TS(t) (t) / 1000000000, (t) % 1000000000
+
+void fv_issue_text(const struct fv_issue *is, char *buf, size_t len)
+{
+	char n[32];
+
+	switch (is->kind) {
+	case FV_ISSUE_LOST:
+		if (is->count >= 0)
+			snprintf(n, sizeof(n), "%" PRId64 " events", is->count);
+		else
+			snprintf(n, sizeof(n), "events (count unknown)");
+		if (is->prev_ts)
+			snprintf(buf, len, "lost events: CPU %d: the ring buffer dropped %s between %" PRIu64 ".%09" PRIu64 " and %" PRIu64 ".%09" PRIu64 " s",
+				 is->cpu, n, TS(is->prev_ts), TS(is->ts));
+		else
+			snprintf(buf, len, "lost events: CPU %d: the ring buffer dropped %s before %" PRIu64 ".%09" PRIu64 " s",
+				 is->cpu, n, TS(is->ts));
+		return;
+	case FV_ISSUE_SNAPSHOT:
+		snprintf(buf, len, "incomplete snapshot: seq %u node %d zone %s from %" PRIu64 ".%09" PRIu64 " s: %u of %u pageblock_state events%s%s",
+			 is->seq, is->nid, fv_zone_name(is->zone), TS(is->ts),
+			 is->seen, is->expected,
+			 is->no_begin ? ", no begin event" : "",
+			 is->no_end ? ", no end event" : "");
+		return;
+	case FV_ISSUE_GEN_GAP:
+		if (is->gen_lo == is->gen_hi)
+			snprintf(n, sizeof(n), "%" PRIu64, is->gen_lo);
+		else
+			snprintf(n, sizeof(n), "%" PRIu64 "-%" PRIu64,
+				 is->gen_lo, is->gen_hi);
+		snprintf(buf, len, "gen gap: node %d zone %s: %" PRId64 " flip%s lost (gen %s) before %" PRIu64 ".%09" PRIu64 " s",
+			 is->nid, fv_zone_name(is->zone), is->count,
+			 is->count == 1 ? "" : "s", n, TS(is->ts));
+		return;
+	}
+	snprintf(buf, len, "?");
+}
+
+void fv_issues_summary(const struct fv_issues *is, char *buf, size_t len)
+{
+	static const char *const what[3][2] = {
+		{ "ring-buffer overrun", "ring-buffer overruns" },
+		{ "incomplete snapshot", "incomplete snapshots" },
+		{ "flip gen gap", "flip gen gaps" },
+	};
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (int k = 0; k < 3; k++) {
+		int n;
+
+		if (!is->nr_kind[k])
+			continue;
+		n = snprintf(buf + off, len - off, "%s%zu %s", off ? ", " : "",
+			     is->nr_kind[k], what[k][is->nr_kind[k] != 1]);
+		if (n < 0 || (size_t)n >= len - off)
+			return;
+		off += n;
+	}
+}
+
+const char *fv_issue_kind_name(enum fv_issue_kind k)
+{
+	static const char *const names[] = {
+		"lost_events", "incomplete_snapshot", "gen_gap",
+	};
+
+	return (unsigned int)k < 3 ? names[k] : "unknown";
+}
+
+void fv_banner_text(const char *line, bool title, void *file)
+{
+	fprintf(file, "%s%s\n", title ? "" : "  ", line);
+}
+
+size_t fv_issues_banner(const struct fv_model *m, fv_banner_fn fn, void *ctx)
+{
+	struct fv_issues is;
+	char line[512], sum[256];
+	size_t n = 0;
+
+	if (fv_model_issues(m, &is) || !is.nr) {
+		fv_issues_free(&is);
+		return 0;
+	}
+	fv_issues_summary(&is, sum, sizeof(sum));
+	snprintf(line, sizeof(line),
+		 "WARNING: events are missing, the replay cannot be exact: %s",
+		 sum);
+	fn(line, true, ctx);
+	for (n = 0; n < is.nr && n < FV_BANNER_MAX; n++) {
+		fv_issue_text(&is.v[n], line, sizeof(line));
+		fn(line, false, ctx);
+	}
+	if (is.nr > n) {
+		snprintf(line, sizeof(line), "... and %zu more (fragview check)",
+			 is.nr - n);
+		fn(line, false, ctx);
+		n++;
+	}
+	fv_issues_free(&is);
+	return n + 1;
+}
