@@ -11,9 +11,7 @@ from report import Tap, events, BlockMap, read_pageblocks, oracle_args
 
 a = oracle_args('pcp_drain == its per-page mm_page_pcpu_drain events',
                 files=[('pageblocks', 'end.pageblocks', 'pageblocks dump (zone of every block)')],
-                extra=lambda p: (p.add_argument('--min-batches', type=int, default=1),
-                                 p.add_argument('--reasons', default='',
-                                                help='comma list of reasons that must occur')))
+                minimum=['batches'], reasons='drain reasons that must occur (comma list)')
 t = Tap('pcp_drain ' + a.name)
 # kmem:mm_page_pcpu_drain prints the pcp list's migratetype as a number;
 # the three pcp types are the first three in every config
@@ -98,11 +96,10 @@ for cpu, a_ in acc.items():
                     'one batch (the largest had %d pages, the longest took %.6f s)'
                     % (cpu, n, a_['t1'] - a_['t0'], biggest, longest))
 
-want_reasons = [r for r in a.reasons.split(',') if r]
 t.check(drains >= a.min_batches, 'the workload drained per-cpu lists (%d batches >= %d, '
         '%d pages, %s)' % (drains, a.min_batches, pages,
                            ', '.join('%s %d' % kv for kv in sorted(reasons.items()))))
-for r in want_reasons:
+for r in a.reasons:
     t.check(reasons.get(r, 0) > 0, 'drains with reason %s happened (%d)' % (r, reasons.get(r, 0)))
 t.check(not bad, 'every batch equals its per-page mm_page_pcpu_drain events (%s)'
         % ('v2, nr_high_order = order > %d' % COSTLY_ORDER if v2 else 'v1'), bad)

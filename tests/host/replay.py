@@ -12,9 +12,7 @@ from report import (Tap, events, read_pageblocks, read_pageblock_gens, oracle_ar
 
 a = oracle_args('first snapshot + flips == last snapshot == end dump',
                 files=[('pageblocks', 'end.pageblocks', 'pageblocks dump taken at the end')],
-                extra=lambda p: (p.add_argument('--min-flips', type=int, default=1),
-                                 p.add_argument('--reasons', default='',
-                                                help='comma list of flip reasons that must occur')))
+                minimum=['flips'], reasons='flip reasons that must occur (comma list)')
 t = Tap('replay ' + a.name)
 ABSENT = 'none'             # v2: a block offline (not in the map)
 
@@ -182,7 +180,7 @@ t.check(not misplaced, 'every flip names its block\'s node and zone (zone change
 nflips = len(flips)
 t.check(nflips >= a.min_flips, 'the scenario flipped blocks (%d flips >= %d)'
         % (nflips, a.min_flips))
-for r in [r for r in a.reasons.split(',') if r]:
+for r in a.reasons:
     k = sum(1 for _, e in flips if e.f['reason'] == r)
     t.check(k > 0, 'flips with reason %s happened (%d)' % (r, k))
 t.check(not order_errors, 'every flip starts from the replayed type (%d flips)' % nflips,

@@ -95,10 +95,13 @@ def read_pageblock_gens(path):
     return gens
 
 
-def oracle_args(description, files=(), extra=None):
+def oracle_args(description, files=(), minimum=(), reasons=None, extra=None):
     """Command line of an oracle: DIR, or --report FILE plus its other files.
 
     files: (name, default file in DIR, help) for inputs besides the capture.
+    minimum: names of --min-NAME options (default 1): activity the
+    scenario must show.  reasons: help of a --reasons option (a comma list
+    that must all occur), given as the list a.reasons.
     extra: function(parser) adding more options.
     Returns the parsed namespace with .capture and each file set (or None)."""
     p = argparse.ArgumentParser(description=description)
@@ -108,9 +111,16 @@ def oracle_args(description, files=(), extra=None):
     for name, default, hlp in files:
         p.add_argument('--' + name.replace('_', '-'), dest=name,
                        help='%s (default DIR/%s)' % (hlp, default))
+    for name in minimum:
+        p.add_argument('--min-' + name, type=int, default=1,
+                       help='at least this many %s (default 1)' % name)
+    if reasons:
+        p.add_argument('--reasons', default='', help=reasons)
     if extra:
         extra(p)
     a = p.parse_args()
+    if reasons:
+        a.reasons = [r for r in a.reasons.split(',') if r]
     if not a.dir and not a.report:
         p.error('give DIR or --report FILE')
     a.capture = a.report or os.path.join(a.dir, 'trace.dat')

@@ -10,8 +10,7 @@
 from report import Tap, events, BlockMap, oracle_args, PAGEBLOCK_ORDER
 
 a = oracle_args('claimed steal <=> steal flip, block types replayed',
-                extra=lambda p: (p.add_argument('--min-steals', type=int, default=1),
-                                 p.add_argument('--min-claimed', type=int, default=1)))
+                minimum=['steals', 'claimed'])
 t = Tap('steal/flip ' + a.name)
 # The kernel flips the block(s) inside steal_suitable_fallback() and then
 # emits the steal, so a claimed steal consumes the steal flips that precede
