@@ -345,7 +345,39 @@ for f in "$fixtures"/*.dat; do
 	[ -n "$want" ] && [ "$got" = "$want" ] &&
 		ok "fixture $b: replayed map equals the debugfs end map" ||
 		nok "fixture $b: map vs end map" "got  $got" "want $want"
+	# and cell for cell at the same place: row labels, columns, holes
+	"$fv" dump "${f%.dat}.pageblocks" --format txt | grep '^  0x' |
+		tr a-z A-Z > grid-dump.txt
+	"$fv" map "$f" --format txt | grep '^  0x' | tr a-z A-Z > grid-map.txt
+	[ -s grid-dump.txt ] && cmp -s grid-dump.txt grid-map.txt &&
+		ok "fixture $b: every cell where the debugfs end map has it" ||
+		nok "fixture $b: grid differs from the end map" \
+			"$(diff grid-map.txt grid-dump.txt | head -4)"
 done
+# a real v2 capture doctored with each defect check must report
+real=$fixtures/v2-offline.dat
+if [ -e "$real" ]; then
+	# doctored NAME WANT-LINE-REGEX DOCTOR-ARGS...: check exits 2 with it
+	doctored() {
+		local name=$1 want=$2
+		shift 2
+		python3 "$here/doctor.py" "$real" doctored.dat "$@" >/dev/null
+		"$fv" check doctored.dat >out.txt 2>err.txt
+		local rc=$?
+		[ $rc = 2 ] && grep -q "$want" out.txt &&
+			ok "real v2 capture, $name: reported, exit 2" ||
+			nok "real v2 capture, $name" "status $rc" "$(cat out.txt)"
+	}
+	doctored "overrun flag set on CPU 1" \
+		"^lost events: CPU 1: the ring buffer dropped events (count unknown) between [0-9.]* and [0-9.]* s$" \
+		drop 1 4
+	doctored "one flip removed (gen gap)" \
+		"^gen gap: node 0 zone Movable: 1 flip lost (gen [0-9]*) before [0-9.]* s$" \
+		hide pageblock_flip 100
+	doctored "one state removed (incomplete snapshot)" \
+		"^incomplete snapshot: seq 2 node 0 zone Movable from [0-9.]* s: 157 of 158 pageblock_state events$" \
+		hide pageblock_state 700
+fi
 for f in "$fixtures"/*.pageblocks; do
 	[ -e "$f" ] || continue
 	expect "fixture $(basename "$f"): dump draws it" 0 "" -- "$fv" dump "$f" --format txt
