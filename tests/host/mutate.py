@@ -108,9 +108,7 @@ def drain_wrong_cpu(L, side):
 
 def dup_success(L, side):
     """The first successful migration of a moved page is reported twice."""
-    before = {int(w[5], 0) for w in (s.split() for s in side[0]) if w[:1] == ['page']}
-    i = next(i for i, l in enumerate(L) if ev(l) == 'migrate_folio' and
-             field(l, 'result') == 'success' and int(field(l, 'src_pfn'), 0) in before)
+    i = _moved_success(L, side)
     return L[:i + 1] + L[i:]
 
 
@@ -123,6 +121,32 @@ def missing_failure(L, side):
             side[0][k] = s.replace(' status %s ' % w[3], ' status %d ' % (1 - int(w[3])))
             return L
     raise SystemExit('no page line')
+
+
+def _moved_success(L, side):
+    """Index of the first success that moved a page of the program (its
+    pfn_before to its pfn_after: pfns are reused between steps)."""
+    moves = {(int(w[5], 0), int(w[7], 0)) for w in (s.split() for s in side[0])
+             if w[:1] == ['page']}
+    return next(i for i, l in enumerate(L) if ev(l) == 'migrate_folio' and
+                field(l, 'result') == 'success' and
+                (int(field(l, 'src_pfn'), 0), int(field(l, 'dst_pfn'), 0)) in moves)
+
+
+def order_0_hugetlb(L, side):
+    """A hugetlb page's migration reported as order 0."""
+    L = list(L)
+    i = _moved_success(L, side)
+    L[i] = setf(L[i], 'order', 0)
+    return L
+
+
+def wrong_dst_mt(L, side):
+    """A success names a destination type its block does not have."""
+    L = list(L)
+    i = _moved_success(L, side)
+    L[i] = setf(L[i], 'dst_mt', 'Unmovable' if field(L[i], 'dst_mt') != 'Unmovable' else 'Movable')
+    return L
 
 
 def isolate_outside(L, side):
@@ -168,7 +192,7 @@ def high_order_as_movable(L, side):
 
 
 DEFECTS = {f.__name__.replace('_', '-'): f for f in (
-    high_order_as_movable, flip_in_wrong_zone,
+    high_order_as_movable, flip_in_wrong_zone, order_0_hugetlb, wrong_dst_mt,
     drop_one_flip, no_flips, truncated_snapshot, block_mt_is_alloc_mt, drop_drains_but_first,
     drain_wrong_node, drain_wrong_cpu, dup_success, missing_failure, isolate_outside,
     no_unisolate, one_block_movable)}

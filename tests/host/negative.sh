@@ -82,6 +82,12 @@ case_ dup-success movepages.py migrate.report.gz migrate.movepages.out \
 	'succeeds twice' -- --movepages @SIDE@ --pageblocks "$F/migrate.pageblocks"
 case_ missing-failure movepages.py migrate.report.gz migrate.movepages.out \
 	'left off its target' -- --movepages @SIDE@ --pageblocks "$F/migrate.pageblocks"
+case_ wrong-dst-mt movepages.py migrate.report.gz migrate.movepages.out \
+	'src_mt/dst_mt' -- --movepages @SIDE@ --pageblocks "$F/migrate.pageblocks"
+case_ order-0-hugetlb movepages.py hugemigrate.report.gz hugemigrate.movepages.out \
+	'order, reason' -- --movepages @SIDE@ --pageblocks "$F/hugemigrate.pageblocks" --order 9
+case_ dup-success movepages.py hugemigrate.report.gz hugemigrate.movepages.out \
+	'succeeds twice' -- --movepages @SIDE@ --pageblocks "$F/hugemigrate.pageblocks" --order 9
 case_ isolate-outside offline.py offline.report.gz offline.attempts \
 	'lies in an offline attempt' -- --attempts @SIDE@
 case_ no-unisolate offline.py offline.report.gz offline.attempts \
