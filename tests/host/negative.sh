@@ -49,7 +49,7 @@ case_() {
 		python3 "$here/mutate.py" "$defect" "$F/$fx" "$m"
 	else
 		python3 "$here/mutate.py" "$defect" "$F/$fx" "$m" "$F/$side" "$ms"
-	fi || { result 1 "$o: mutate.py $defect failed"; table+=("$defect|$o|NOT RUN|"); return; }
+	fi || { result 1 "$o: mutate.py $defect failed"; table+=("$defect|$o|$fx|NOT RUN|"); return; }
 	[ -e "$ms" ] || ms=$F/$side
 	out=$(oracle "$o" "$m" "$ms" "$@")
 	rc=$?
@@ -58,11 +58,11 @@ case_() {
 	hit=$(sed -E 's/^not ok [0-9]+ - //' <<<"$hit")
 	if [ $rc -ne 0 ] && [ -n "$hit" ]; then
 		result 0 "$o catches $defect: $hit"
-		table+=("$defect|$o|caught|$hit")
+		table+=("$defect|$o|$fx|caught|$hit")
 	else
 		sed 's/^/#   /' <<<"$out"
 		result 1 "$o catches $defect (exit $rc, no 'not ok' line matching /$expect/)"
-		table+=("$defect|$o|MISSED|exit $rc")
+		table+=("$defect|$o|$fx|MISSED|exit $rc")
 	fi
 }
 
@@ -115,10 +115,10 @@ if [ -e "$F/v2-hotplug-zones.report.gz" ]; then
 		'consecutive gens, no flip lost' -- --pageblocks @SIDE@ --reasons offline,online
 fi
 
-echo "# defect -> caught (mutation of a real report; oracle; the failing check)"
+echo "# defect -> caught (mutation of a real report; oracle; fixture; the failing check)"
 for row in "${table[@]}"; do
-	IFS='|' read -r d o c why <<<"$row"
-	printf '#   %-22s %-15s %-7s %s\n' "$d" "$o" "$c" "$why"
+	IFS='|' read -r d o fx c why <<<"$row"
+	printf '#   %-22s %-15s %-27s %-7s %s\n' "$d" "$o" "${fx%.report.gz}" "$c" "$why"
 done
 echo "$((n - bad)) passed, $bad failed"
 [ "$bad" -eq 0 ]
