@@ -52,7 +52,9 @@ done
 [ -n "$blocks" ] || { echo "no online ZONE_MOVABLE block (movablecore=?)"; exit 1; }
 size=$(printf %d 0x$(cat $mem/block_size_bytes))
 pages=$((size / 4096))
-order=$(awk '$1 == "node" { print $NF; exit }' $dbg/pageblocks)
+# the header names its fields (v2 added end_pfn and gen after the order)
+order=$(awk '$1 == "node" { for (i = 1; i < NF; i++) if ($i == "pageblock_order") print $(i + 1); exit }' \
+	$dbg/pageblocks)
 per_block=$((pages >> order))
 echo "movable blocks:" $blocks "($pages pages, $per_block pageblocks each)"
 
