@@ -20,6 +20,8 @@ window.fvCharts = function (D, box, ui) {
 	function chartDefs() {
 		const types = [], changes = [];
 		for (let t = 0; t < NMT; t++) {
+			if (D.names.mt[t] === "none")
+				continue;	/* offline blocks: not on the map */
 			types.push({ name: D.names.mt[t], color: PAL[t],
 				v: (k) => B.types[k * NMT + t] });
 			const d = (k) => B.types[k * NMT + t] - B.start[t];
