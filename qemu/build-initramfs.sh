@@ -37,6 +37,8 @@ key=$({
 	dpkg-query -W busybox-static trace-cmd libc6 libtraceevent1 \
 		libtracefs1 libzstd1 2>/dev/null
 	gcc --version | head -n 1
+	# FRAGVIEW_SELFTESTS=DIR (qemu/build-selftests.sh): DIR/bin/* as /selftests
+	[ -z "${FRAGVIEW_SELFTESTS:-}" ] || (cd "$FRAGVIEW_SELFTESTS" && sha256sum bin/* source)
 } | sed "s|$REPO/||" | sha256sum | cut -c1-16)
 OUT=$CACHE/initramfs-$key.cpio.gz
 
@@ -77,6 +79,10 @@ cp "$GUEST/lib.sh" "$R/lib/fragview.sh"
 cp "$GUEST"/scenarios/*.sh "$R/scenarios/"
 if [ -d "$TESTS" ]; then
 	cp -r "$TESTS"/. "$R/tests/"
+fi
+if [ -n "${FRAGVIEW_SELFTESTS:-}" ]; then
+	mkdir -p "$R/selftests"
+	cp "$FRAGVIEW_SELFTESTS"/bin/* "$FRAGVIEW_SELFTESTS/source" "$R/selftests/"
 fi
 chmod 755 "$R/init" "$R"/scenarios/*.sh
 echo "root:x:0:0:root:/root:/bin/sh" > "$R/etc/passwd"
