@@ -407,8 +407,9 @@ rc=$?
 	[ "$(cat err.txt)" = "fragview: mob.dat: corrupt capture? the reader made no progress for 2 s" ] &&
 	ok "reader hang stopped by the timeout" || nok "reader hang" "status $rc: $(cat err.txt)"
 
-# ---- and damaged copies of a real (v7) guest capture
-if [ -e "$fixtures/fragment.dat" ]; then
-	python3 "$here/mutate.py" "$fv" "$fixtures/fragment.dat" 100 | tail -1 |
-		sed 's/^\(n*o*t* *ok - \)/\1fragment.dat: /'
-fi
+# ---- and damaged copies of real (v7) guest captures, ABI v1 and v2
+for f in fragment v2-offline; do
+	[ -e "$fixtures/$f.dat" ] || continue
+	python3 "$here/mutate.py" "$fv" "$fixtures/$f.dat" 100 | tail -1 |
+		sed "s/^\(n*o*t* *ok - \)/\1$f.dat: /"
+done
