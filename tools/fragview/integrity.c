@@ -240,10 +240,14 @@ void fv_issue_text(const struct fv_issue *is, char *buf, size_t len)
 				 is->cpu, n, TS(is->ts));
 		return;
 	case FV_ISSUE_SNAPSHOT:
-		snprintf(buf, len, "incomplete snapshot: seq %u node %d zone %s from %" PRIu64 ".%09" PRIu64 " s: %u of %u pageblock_state events%s%s",
+		/* without begin and end nobody said how many there were */
+		if (is->no_begin && is->no_end)
+			snprintf(n, sizeof(n), "%u", is->seen);
+		else
+			snprintf(n, sizeof(n), "%u of %u", is->seen, is->expected);
+		snprintf(buf, len, "incomplete snapshot: seq %u node %d zone %s from %" PRIu64 ".%09" PRIu64 " s: %s pageblock_state events%s%s",
 			 is->seq, is->nid, fv_zone_name(is->zone), TS(is->ts),
-			 is->seen, is->expected,
-			 is->no_begin ? ", no begin event" : "",
+			 n, is->no_begin ? ", no begin event" : "",
 			 is->no_end ? ", no end event" : "");
 		return;
 	case FV_ISSUE_GEN_GAP:

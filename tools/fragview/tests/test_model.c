@@ -493,6 +493,27 @@ static void test_gen_gap_and_snapshot_issues(void)
 	      (fprintf(stderr, "  got: %s\n", line), 0));
 	fv_issues_free(&is);
 	fv_model_free(&m);
+
+	/* states of a zone whose begin and end were both lost */
+	fv_model_init(&m);
+	m.expect_snap_events = true;
+	apply(&m, state(100, 1, 0x1000, FV_ZONE_NORMAL, M));
+	apply(&m, state(100, 1, 0x1200, FV_ZONE_NORMAL, M));
+	fv_model_finish(&m);
+	CHECK_EQ(fv_model_issues(&m, &is), 0);
+	CHECK_EQ(is.nr, 1);
+	fv_issue_text(&is.v[0], line, sizeof(line));
+	CHECK(!strcmp(line, "incomplete snapshot: seq 1 node 0 zone Normal from 0.000000100 s: 2 pageblock_state events, no begin event, no end event"));
+	fv_issues_free(&is);
+	fv_model_free(&m);
+	/* the same states in a v1 capture (no pageblock_snapshot format) */
+	fv_model_init(&m);
+	apply(&m, state(100, 1, 0x1000, FV_ZONE_NORMAL, M));
+	fv_model_finish(&m);
+	CHECK_EQ(fv_model_issues(&m, &is), 0);
+	CHECK_EQ(is.nr, 0);
+	fv_issues_free(&is);
+	fv_model_free(&m);
 }
 
 static void test_lost_events(void)
