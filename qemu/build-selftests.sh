@@ -19,7 +19,6 @@
 # adds $dir/bin to the initramfs as /selftests.
 set -euo pipefail
 
-REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 CACHE=${FRAGVIEW_CACHE:-/var/cache/fragview}
 PRISTINE=$CACHE/linux-source-6.1
 KEEP=3
