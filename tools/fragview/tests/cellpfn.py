@@ -3,6 +3,8 @@
 """Is every cell of a rendered map at its physical address?
 
 usage: cellpfn.py txt|svg|html MAP FACTS.json [SNAPSHOT]
+       cellpfn.py exp MAP.txt PAGE.html
+
 
 Reads the cells back from the output - txt: row label + column (groups
 of 8 separated by a space), svg: each cell's data-pfn, its column from
@@ -10,6 +12,10 @@ x and its row's label, html: the "pfn" deltas of the page's data - and
 compares pfn -> type with the generator's facts (mkcapture.py --facts):
 "final", or the map at the end of snapshot SNAPSHOT (0-based).
 Prints one "ok"/"not ok" line.
+
+"exp" prints the type digits of every block of the HTML page, in the
+page's order, as the txt map shows them (by pfn; a block the txt map
+does not show is offline: "none"), for tests/html/run.sh.
 """
 import json
 import re
@@ -66,9 +72,25 @@ def svg_cells(text):
     return cells
 
 
+def html_data(text):
+    return json.loads(re.search(r'<script type="application/json" '
+                                r'id="fv-data">\n(.*?)</script>', text,
+                                re.S).group(1))
+
+
+def exp_digits(txt_path, html_path):
+    """The txt map's types in the page's block order, as digits."""
+    cells = txt_cells(open(txt_path).read())
+    d = html_data(open(html_path).read())
+    names, out, pfn = d["names"]["mt"], [], 0
+    for delta in d["pfn"]:
+        pfn += delta
+        out.append(str(names.index(cells.get(pfn, "none"))))
+    return "".join(out)
+
+
 def html_cells(text):
-    d = json.loads(re.search(r'<script type="application/json" id="fv-data">\n'
-                             r'(.*?)</script>', text, re.S).group(1))
+    d = html_data(text)
     names, cells, pfn = d["names"]["mt"], {}, 0
     for i, delta in enumerate(d["pfn"]):
         pfn += delta
@@ -79,6 +101,9 @@ def html_cells(text):
 
 
 def main():
+    if sys.argv[1] == "exp":
+        print(exp_digits(sys.argv[2], sys.argv[3]))
+        return 0
     kind, path, facts_path = sys.argv[1:4]
     facts = json.load(open(facts_path))
     want = facts["final"] if len(sys.argv) < 5 else \

@@ -533,6 +533,7 @@ def gen_v2(n_events, variant, seed=3):
                 flip(offl, "Isolate", "isolate")
                 ts += 1000
                 flip(offl, "none", "offline")
+                facts["offline_at"] = ts + 500     # off the map then
                 ts += 1000
                 zone_of[offl] = "Movable"
                 flip(offl, "Isolate", "online")

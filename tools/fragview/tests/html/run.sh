@@ -163,11 +163,13 @@ else
 fi
 
 # --- real trace.dat files through the fragview command line ---
-# capture_test NAME CAPTURE - the page `fragview map` writes, against the
-# types `fragview map --format txt --at T` prints at a third, two thirds
-# and the end of the capture
+# capture_test NAME CAPTURE [TS...] - the page `fragview map` writes,
+# against the types `fragview map --format txt --at T` prints at a third,
+# two thirds and the end of the capture (and at each TS, trace ns), read
+# by pfn (tests/cellpfn.py exp): a block the txt map leaves out is offline
 capture_test() {
 	name=$1 cap=$2
+	shift 2
 	if ! "$fv/fragview" map "$cap" --format html -o "$out/$name.html"; then
 		not_ok "$name: fragview map $cap --format html failed"
 		return
@@ -175,16 +177,17 @@ capture_test() {
 	t0=$(sed -n 's/.*"t0":\([0-9]*\),"tEnd":\([0-9]*\).*/\1/p' "$out/$name.html")
 	te=$(sed -n 's/.*"t0":\([0-9]*\),"tEnd":\([0-9]*\).*/\2/p' "$out/$name.html")
 	: >"$out/$name.exp"
-	for num in 1 2 3; do
-		ts=$((t0 + te * num / 3))
+	num=0
+	for ts in $((t0 + te / 3)) $((t0 + te * 2 / 3)) $((t0 + te)) "$@"; do
+		num=$((num + 1))
 		secs=$(printf '%d.%09d' $((ts / 1000000000)) $((ts % 1000000000)))
 		if ! "$fv/fragview" map "$cap" --format txt --at "$secs" \
 			-o "$out/$name-$num.txt"; then
 			not_ok "$name: fragview map --format txt --at $secs failed"
 			continue
 		fi
-		types=$(awk '/^  0x/ { $1 = ""; print }' "$out/$name-$num.txt" |
-			tr -d ' \n' | tr 'umrhci' 'UMRHCI' | tr 'UMRHCI?' '0123456')
+		types=$(python3 "$fv/tests/cellpfn.py" exp "$out/$name-$num.txt" \
+			"$out/$name.html")
 		echo "exp=$ts:$types" >>"$out/$name.exp"
 	done
 	selftest "$name" "$out/$name.html" "$out/$name.exp"
@@ -221,10 +224,17 @@ else
 	# ABI v2: holes (one wider than a row), a block offline and online
 	# in another zone; then the same with events dropped on two CPUs
 	if python3 "$fv/tests/mkcapture.py" v2 "$out/v2.dat" \
-		>>"$out/mkcapture.log" 2>&1 &&
+		--facts "$out/v2.json" >>"$out/mkcapture.log" 2>&1 &&
 	   python3 "$fv/tests/mkcapture.py" v2dropped "$out/v2dropped.dat" \
 		>>"$out/mkcapture.log" 2>&1; then
-		capture_test v2 "$out/v2.dat"
+		# also while a block is offline: a gap, type "none"
+		capture_test v2 "$out/v2.dat" "$(python3 -c "import json, sys
+print(json.load(open(sys.argv[1]))['offline_at'])" "$out/v2.json")"
+		if grep -q "^exp=[0-9]*:[0-9]*7" "$out/v2.exp"; then
+			ok "v2: one expected map has a block offline"
+		else
+			not_ok "v2: no expected map with a block offline"
+		fi
 		if grep -q 'WARNING: events are missing' "$out/v2.dom"; then
 			not_ok "v2: warning banner on a complete capture"
 		else
