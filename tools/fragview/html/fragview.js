@@ -636,9 +636,9 @@ function play() {
 /* stepping selects the block that flips, so its details follow */
 function nextFlip() {
 	if (applied < F) {
-		const b = fB[applied];
+		/* flips at the same time all apply: select the last one's block */
 		setTimeRel(fT[applied]);
-		select(b);
+		select(fB[applied - 1]);
 	}
 }
 function prevFlip() {
