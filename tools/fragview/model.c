@@ -29,6 +29,8 @@ enum {
 	BLK_BASE_GEN = 4,	/* base_gen is valid */
 	BLK_SNAP_GEN = 8,	/* snap_gen is valid */
 	BLK_START_GEN = 16,	/* the map starts from a record with start_gen */
+	BLK_GONE = 32,		/* went offline, came back in another zone:
+				 * a later entry is the block now */
 };
 
 /* Where and when (zone generation) a snapshot record saw a block. */
@@ -133,7 +135,8 @@ static int hash_rebuild(struct fv_model *m, size_t hcap)
 	p->hvals = vals;
 	p->hcap = hcap;
 	for (size_t i = 0; i < m->nr_blocks; i++)
-		hash_put(p, (m->blocks[i].pfn >> m->pageblock_order) + 1, i);
+		if (!(p->bp[i].flags & BLK_GONE))
+			hash_put(p, (m->blocks[i].pfn >> m->pageblock_order) + 1, i);
 	return 0;
 }
 
@@ -489,6 +492,31 @@ static int apply_state(struct fv_model *m, const struct fv_event *ev,
 	return 0;
 }
 
+/*
+ * A block enters the map (memory online) where the event says.  Back in
+ * the zone it left, it is the same entry; in another zone it is a new
+ * entry there (absent before), and the old one stays in its zone, off
+ * the map since the offline: each zone's map shows the block while it
+ * was in that zone.  Without an offline seen, the entry just moves.
+ */
+static long online_block(struct fv_model *m, long i, const struct fv_event *ev)
+{
+	struct model_priv *p = P(m);
+	uint8_t zone = ev->flip.zone < FV_ZONE_NR ? ev->flip.zone : FV_ZONE_UNKNOWN;
+	long k;
+
+	if (m->blocks[i].nid == ev->flip.nid && m->blocks[i].zone == zone)
+		return i;
+	if (m->blocks[i].mt != FV_MT_NONE) {
+		place_block(m, i, ev->flip.nid, zone);
+		return i;
+	}
+	k = add_block(m, ev->flip.pfn, ev->flip.nid, zone, FV_MT_NONE);
+	if (k >= 0)
+		p->bp[i].flags |= BLK_GONE;	/* the pfn now finds k */
+	return k;
+}
+
 static int apply_flip(struct fv_model *m, const struct fv_event *ev,
 		      uint64_t ts)
 {
@@ -503,6 +531,8 @@ static int apply_flip(struct fv_model *m, const struct fv_event *ev,
 	long i;
 
 	i = find_or_add(m, ev->flip.pfn, ev->flip.nid, ev->flip.zone, old_mt);
+	if (i >= 0 && reason == FV_FLIP_ONLINE)
+		i = online_block(m, i, ev);
 	if (i < 0)
 		return -1;
 	if (grow((void **)&m->flips, &p->flips_cap, m->nr_flips + 1,
@@ -517,9 +547,6 @@ static int apply_flip(struct fv_model *m, const struct fv_event *ev,
 		.zone = ev->flip.zone, .old_mt = old_mt, .new_mt = new_mt,
 		.reason = reason, .flags = gen ? FV_FLIP_GEN : 0,
 	};
-	/* a block enters the map (memory online) where the event says */
-	if (reason == FV_FLIP_ONLINE)
-		place_block(m, i, ev->flip.nid, ev->flip.zone);
 	if (gen && (bp->flags & BLK_START_GEN) &&
 	    same_zone(&bp->start, ev->flip.nid, ev->flip.zone) &&
 	    ev->flip.gen <= bp->start.gen) {

@@ -132,6 +132,19 @@ size_t map_grid_rows(const struct fv_model *m, const struct fv_zone *z,
 	return z->nr ? row + 1 : 0;
 }
 
+void map_zone_counts(char *buf, size_t len, const struct map_view *v,
+		     const struct fv_zone *z)
+{
+	size_t off = 0;
+
+	for (size_t i = z->first; i < z->first + z->nr; i++)
+		off += v->mt[i] == FV_MT_NONE;
+	if (off)
+		snprintf(buf, len, "%zu blocks, %zu off the map", z->nr - off, off);
+	else
+		snprintf(buf, len, "%zu blocks", z->nr);
+}
+
 void map_fmt_ts(char *buf, size_t len, uint64_t ts)
 {
 	snprintf(buf, len, "%" PRIu64 ".%09" PRIu64,

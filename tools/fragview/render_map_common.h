@@ -85,6 +85,13 @@ uint64_t map_grid_row_pfn(const struct map_grid *g);
 size_t map_grid_rows(const struct fv_model *m, const struct fv_zone *z,
 		     size_t cols);
 
+/*
+ * "N blocks" or "N blocks, K off the map" for a zone header: the blocks
+ * on the map at the time drawn, and those off it (ABI v2 offline).
+ */
+void map_zone_counts(char *buf, size_t len, const struct map_view *v,
+		     const struct fv_zone *z);
+
 /* "12.345678901" seconds from a ns timestamp. */
 void map_fmt_ts(char *buf, size_t len, uint64_t ts);
 /* Human heading line: "final state" or "at 12.345678901 s". */

@@ -96,13 +96,15 @@ static int put_zone(FILE *out, const struct fv_model *m,
 	uint64_t last = z->nr ? m->blocks[z->first + z->nr - 1].pfn +
 				v->pages_per_block - 1 : z->start_pfn;
 	struct map_grid g;
+	char n[64];
 
+	map_zone_counts(n, sizeof(n), v, z);
 	fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"13\" "
 		"font-weight=\"bold\">node %d zone %s</text>\n",
 		MARGIN, y + 14, z->nid, fv_zone_name(z->zone));
 	fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#555\">"
-		"pfn 0x%" PRIx64 "-0x%" PRIx64 ", %zu blocks</text>\n",
-		MARGIN, y + 28, z->start_pfn, last, z->nr);
+		"pfn 0x%" PRIx64 "-0x%" PRIx64 ", %s</text>\n",
+		MARGIN, y + 28, z->start_pfn, last, n);
 	y += ZONE_H;
 	map_grid_init(&g, m, z, COLS);
 	for (size_t i = z->first; i < z->first + z->nr; i++) {

@@ -26,14 +26,15 @@ static unsigned int hex_digits(uint64_t v)
 }
 
 static void put_zone_header(FILE *out, const struct fv_model *m,
-			    const struct fv_zone *z, uint64_t ppb)
+			    const struct map_view *v, const struct fv_zone *z)
 {
-	uint64_t last = z->nr ? m->blocks[z->first + z->nr - 1].pfn + ppb - 1
-			      : z->start_pfn;
+	uint64_t last = z->nr ? m->blocks[z->first + z->nr - 1].pfn +
+				v->pages_per_block - 1 : z->start_pfn;
+	char n[64];
 
+	map_zone_counts(n, sizeof(n), v, z);
 	fprintf(out, "node %d zone %s  pfn 0x%" PRIx64 "-0x%" PRIx64
-		"  (%zu blocks)\n", z->nid, fv_zone_name(z->zone),
-		z->start_pfn, last, z->nr);
+		"  (%s)\n", z->nid, fv_zone_name(z->zone), z->start_pfn, last, n);
 }
 
 /* Column col of the row: a group gap before it, then a cell or a hole. */
@@ -44,7 +45,7 @@ static void put_pos(FILE *out, struct map_text_style *st, size_t col,
 		st->end_run(out, st);
 		fputc(' ', out);
 	}
-	if (!b || mt == FV_MT_NONE) {
+	if (!b) {
 		st->end_run(out, st);
 		fputc(' ', out);
 		return;
@@ -52,7 +53,10 @@ static void put_pos(FILE *out, struct map_text_style *st, size_t col,
 	st->cell(out, st, map_mt_clamp(mt), map_block_marked(b));
 }
 
-/* Each block at its pfn (map_grid): holes are blanks or skipped rows. */
+/*
+ * Each block at its pfn (map_grid): holes, and blocks offline at the
+ * time drawn, are blanks, or rows left out when nothing is in them.
+ */
 static void put_zone_rows(FILE *out, const struct fv_model *m,
 			  const struct map_view *v, const struct fv_zone *z,
 			  struct map_text_style *st,
@@ -60,24 +64,28 @@ static void put_zone_rows(FILE *out, const struct fv_model *m,
 {
 	struct map_grid g;
 	size_t next = 0, row, col;
+	bool open = false;
 
 	map_grid_init(&g, m, z, cols);
 	for (size_t i = z->first; i < z->first + z->nr; i++) {
+		if (v->mt[i] == FV_MT_NONE)
+			continue;
 		if (map_grid_place(&g, m->blocks[i].pfn, &row, &col)) {
-			if (i > z->first) {
+			if (open) {
 				st->end_run(out, st);
 				fputc('\n', out);
 			}
 			fprintf(out, "  0x%0*" PRIx64 " ", (int)label_digits,
 				map_grid_row_pfn(&g));
 			next = 0;
+			open = true;
 		}
 		for (; next < col; next++)
 			put_pos(out, st, next, NULL, FV_MT_NONE);
 		put_pos(out, st, col, &m->blocks[i], v->mt[i]);
 		next = col + 1;
 	}
-	if (z->nr) {
+	if (open) {
 		st->end_run(out, st);
 		fputc('\n', out);
 	}
@@ -140,7 +148,7 @@ int map_text_render(FILE *out, const struct fv_model *m,
 		if (!v.zone_shown[z])
 			continue;
 		fputc('\n', out);
-		put_zone_header(out, m, &m->zones[z], v.pages_per_block);
+		put_zone_header(out, m, &v, &m->zones[z]);
 		put_zone_rows(out, m, &v, &m->zones[z], st, label_digits, cols);
 	}
 	fputc('\n', out);

@@ -183,8 +183,9 @@ window.fragviewSelftest = function () {
 		const cv = document.getElementById("fv-map");
 		const r = cv.getBoundingClientRect();
 		let best = -1;
-		for (let i = 0; i < fv.nrBlocks; i++)
-			if (fv.histLen(i) > (best < 0 ? 0 : fv.histLen(best)))
+		for (let i = 0; i < fv.nrBlocks; i++)	/* an offline one is a gap */
+			if (!fv.isOffline(i) &&
+			    fv.histLen(i) > (best < 0 ? 0 : fv.histLen(best)))
 				best = i;
 		if (best < 0)
 			return { skip: "no block has a steal, flip or migration" };

@@ -26,9 +26,15 @@ LETTER = {"U": "Unmovable", "M": "Movable", "R": "Reclaimable",
           "H": "HighAtomic", "C": "CMA", "I": "Isolate", "?": "unknown"}
 
 
-def txt_cells(text):
-    cells = {}
+def txt_cells(text, zoned=False):
+    """pfn -> type, or (node, zone, pfn) -> type: a block that changed
+    zones has a cell in each zone's map (only one drawn at a time)."""
+    cells, zone = {}, None
     for line in text.splitlines():
+        z = re.match(r"node (\d+) zone (\w+)  ", line)
+        if z:
+            zone = (int(z.group(1)), z.group(2))
+            continue
         m = re.match(r"  0x([0-9a-f]+) (.*)$", line)
         if not m:
             continue
@@ -40,9 +46,10 @@ def txt_cells(text):
                 continue
             if ch != " ":
                 pfn = label + (j // 9 * 8 + j % 9) * PPB
-                if pfn in cells:
+                key = zone + (pfn,) if zoned else pfn
+                if key in cells:
                     raise ValueError("pfn 0x%x drawn twice" % pfn)
-                cells[pfn] = LETTER[ch.upper()]
+                cells[key] = LETTER[ch.upper()]
     return cells
 
 
@@ -80,12 +87,17 @@ def html_data(text):
 
 def exp_digits(txt_path, html_path):
     """The txt map's types in the page's block order, as digits."""
-    cells = txt_cells(open(txt_path).read())
+    cells = txt_cells(open(txt_path).read(), zoned=True)
     d = html_data(open(html_path).read())
     names, out, pfn = d["names"]["mt"], [], 0
-    for delta in d["pfn"]:
+    zone_of = {}
+    for nid, zone, first, nr in d["zones"]:
+        for i in range(first, first + nr):
+            zone_of[i] = (nid, d["names"]["zone"][zone])
+    for i, delta in enumerate(d["pfn"]):
         pfn += delta
-        out.append(str(names.index(cells.get(pfn, "none"))))
+        t = cells.get(zone_of[i] + (pfn,), "none")
+        out.append(str(names.index(t)))
     return "".join(out)
 
 

@@ -547,14 +547,19 @@ static void test_lost_events(void)
 	fv_model_free(&m);
 }
 
-/* Memory offline takes a block off the map; online puts it elsewhere. */
+/*
+ * Memory offline takes a block off the map; online puts it in another
+ * zone: a second entry for the pfn there, the first one stays in its
+ * zone, off the map from the offline on.
+ */
 static void test_offline_online(void)
 {
 	struct fv_model m;
 	struct fv_check c;
 	struct fv_event off = gflip(200, 0x1200, FV_MT_ISOLATE, FV_MT_NONE, 11);
 	struct fv_event on = gflip(300, 0x1200, FV_MT_NONE, FV_MT_ISOLATE, 3);
-	uint8_t mt[4];
+	struct fv_event un = gflip(310, 0x1200, FV_MT_ISOLATE, M, 4);
+	uint8_t mt[5];
 
 	fv_model_init(&m);
 	for (int i = 0; i < 4; i++)
@@ -565,12 +570,8 @@ static void test_offline_online(void)
 	on.flip.reason = FV_FLIP_ONLINE;
 	on.flip.zone = FV_ZONE_MOVABLE;
 	apply(&m, on);
-	{
-		struct fv_event un = gflip(310, 0x1200, FV_MT_ISOLATE, M, 4);
-
-		un.flip.zone = FV_ZONE_MOVABLE;
-		apply(&m, un);
-	}
+	un.flip.zone = FV_ZONE_MOVABLE;
+	apply(&m, un);
 	for (int i = 0; i < 4; i++) {
 		struct fv_event e = gstate(400, 2, 0x1000 + i * 512, M,
 					   i == 1 ? 4 : 11);
@@ -580,17 +581,27 @@ static void test_offline_online(void)
 		apply(&m, e);
 	}
 	fv_model_finish(&m);
+	CHECK_EQ(m.nr_blocks, 5);
 	CHECK_EQ(m.nr_zones, 2);
+	CHECK_EQ(m.zones[0].nr, 4);
 	CHECK_EQ(m.zones[1].zone, FV_ZONE_MOVABLE);
-	CHECK_EQ(m.blocks[3].pfn, 0x1200);
-	fv_model_types_at(&m, 250, mt);
-	CHECK_EQ(mt[3], FV_MT_NONE);
+	CHECK_EQ(m.blocks[1].pfn, 0x1200);
+	CHECK_EQ(m.blocks[4].pfn, 0x1200);
+	CHECK_EQ(fv_model_find_block(&m, 0x1200), 4);	/* where it is now */
 	fv_model_types_at(&m, 150, mt);
-	CHECK_EQ(mt[3], FV_MT_ISOLATE);
+	CHECK(mt[1] == FV_MT_ISOLATE && mt[4] == FV_MT_NONE);
+	fv_model_types_at(&m, 250, mt);
+	CHECK(mt[1] == FV_MT_NONE && mt[4] == FV_MT_NONE);
+	fv_model_types_at(&m, UINT64_MAX, mt);
+	CHECK(mt[1] == FV_MT_NONE && mt[4] == M);
+	CHECK_EQ(m.blocks[1].n.flips, 2);
+	CHECK_EQ(m.blocks[4].n.flips, 2);
+	/* the old entry is rightly not in the last snapshot */
 	CHECK_EQ(fv_model_check(&m, &c, NULL), 0);
 	CHECK_EQ(c.nr_compared, 4);
 	CHECK_EQ(c.nr_mismatches, 0);
-	CHECK_EQ(c.nr_flips, 4);
+	CHECK_EQ(c.nr_missing, 0);
+	CHECK_EQ(c.nr_flips, 2);
 	CHECK(!strcmp(fv_mt_name(FV_MT_NONE), "none"));
 	CHECK_EQ(fv_mt_parse("none"), FV_MT_NONE);
 	CHECK_EQ(fv_flip_reason_parse("offline"), FV_FLIP_OFFLINE);

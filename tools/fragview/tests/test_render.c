@@ -936,6 +936,7 @@ static void txt_cells_at_pfn(void)
 		t = render(render_map_txt, &h, &o, &ret);
 		CHECK_EQ(ret, 0);
 		check_txt_pfns(&h, t, mt);
+		CHECK(strstr(t, "(297 blocks, 1 off the map)"));
 		/* 56 columns: block 150 (0x152c00) is in the row of slot 616 */
 		if (w == 81)
 			CHECK(strstr(t, "\n  0x0014d000 "));
