@@ -375,7 +375,7 @@ if [ -e "$real" ]; then
 		"^gen gap: node 0 zone Movable: 1 flip lost (gen [0-9]*) before [0-9.]* s$" \
 		hide pageblock_flip 100
 	doctored "one state removed (incomplete snapshot)" \
-		"^incomplete snapshot: seq 2 node 0 zone Movable from [0-9.]* s: 157 of 158 pageblock_state events$" \
+		"^incomplete snapshot: seq [0-9]* node 0 zone Movable from [0-9.]* s: 157 of 158 pageblock_state events$" \
 		hide pageblock_state 700
 fi
 for f in "$fixtures"/*.pageblocks; do
