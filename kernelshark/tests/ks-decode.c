@@ -34,6 +34,7 @@ struct symbolic_field {
 struct abi_event {
 	const char		*name;
 	const char		*symbolic[MAX_SYMBOLIC];
+	bool			since_v2;	/* absent from series v1 captures */
 	struct tep_event	*event;
 	int			id;
 	struct symbolic_field	sym[MAX_SYMBOLIC];
@@ -52,6 +53,8 @@ static struct abi_event abi[] = {
 	  .symbolic = { "mode", "reason", "src_mt", "dst_mt", "result" } },
 	{ .name = "pageblock_state",
 	  .symbolic = { "zone", "mt" } },
+	{ .name = "pageblock_snapshot",
+	  .symbolic = { "zone", "phase" }, .since_v2 = true },
 };
 
 #define N_ABI	(sizeof(abi) / sizeof(abi[0]))
@@ -231,6 +234,11 @@ int main(int argc, char **argv)
 		struct abi_event *ev = &abi[i];
 		bool ok = ev->id >= 0 && !ev->n_bad;
 
+		if (ev->id < 0 && ev->since_v2) {
+			printf("ok - mobility/%s: not in this capture (series v1) # SKIP\n",
+			       ev->name);
+			continue;
+		}
 		if (ev->id < 0) {
 			printf("not ok - mobility/%s: event format missing\n",
 			       ev->name);
