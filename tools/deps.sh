@@ -13,6 +13,9 @@ pkgs=(
 	pkg-config
 	# tests: fuzzing, the HTML page in a browser, KernelShark under X
 	clang libclang-rt-14-dev chromium kernelshark libkshark-dev
+	# libkshark-plot.h includes GL/gl.h and GL/glu.h, which
+	# libkshark-dev does not pull in
+	libgl-dev libglu1-mesa-dev
 	xvfb xauth x11-apps imagemagick libjson-c-dev
 	# test and benchmark scripts
 	python3 time
