@@ -7,11 +7,18 @@ usage: report.py DATA.tsv COMMANDS.txt NOTES.txt RESULTS.md
 Every figure is a ratio against a peer from the same run; absolute times
 are shown next to it only for scale.  Parts without data are listed as
 NOT MEASURED with the reason bench/run.sh noted.
+
+A part without any row in DATA.tsv whose section the existing RESULTS.md
+has (an earlier run's, e.g. before `bench/run.sh --only X`) keeps that
+section verbatim: every section says which run measured it, and the
+header, notes and commands of earlier runs that still own a section are
+kept under "Earlier runs" at the end.
 """
 import collections
 import datetime
 import os
 import platform
+import re
 import statistics
 import subprocess
 import sys
@@ -111,17 +118,266 @@ def overhead_table(rows, part, title, w):
     w("")
 
 
+OPS = (("baseline", "baseline: `cat /proc/version`, no map access"),
+       ("pageblocks", "read `mobility/pageblocks`"),
+       ("snapshot", "write 1 to `mobility/snapshot`"))
+
+
+def irqsoff_lat(rows, tag):
+    """(mem, v, op) -> [(us, walk, stack, started, ended, command ms)]"""
+    lat = collections.defaultdict(list)
+    for r in rows:
+        if r[0] == tag:
+            lat[(r[1], r[2], r[4])].append(
+                (int(r[6]), r[8] == "1", r[11], r[9], r[10], int(r[7]),
+                 r[8] == "?"))
+    return lat
+
+
+def irqsoff_table(lat, w, unit, msnote):
+    """one row per guest size and window kind, v1 against v2"""
+    mems = [m for m in ("4G", "1G") if any(k[0] == m for k in lat)]
+    mems += sorted({k[0] for k in lat} - set(mems))
+    w(f"| guest RAM | window | v1 max {unit} | v1 median {unit} | v1 in walk | v2 max {unit} | v2 median {unit} | v2 in walk | v1/v2 max | v1/v2 median | windows v1 / v2 |"
+      + (" window ms v1 / v2 |" if msnote else ""))
+    w("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|" + ("---:|" if msnote else ""))
+    for mem in mems:
+        for op, label in OPS:
+            a = lat.get((mem, "v1", op), [])
+            b = lat.get((mem, "v2", op), [])
+            if not a and not b:
+                continue
+
+            def cols(xs):
+                if not xs:
+                    return "-", "-", "-"
+                us = [x[0] for x in xs]
+                q = sum(x[6] for x in xs)
+                return (f"{max(us)}", f"{med(us):.0f}",
+                        f"{sum(x[1] for x in xs)}/{len(xs)}"
+                        + (f" ({q} ?)" if q else ""))
+
+            def ms(xs):
+                return f"{med([x[5] for x in xs]):.0f}" if xs else "-"
+            ca, cb = cols(a), cols(b)
+            if a and b:
+                ua, ub = [x[0] for x in a], [x[0] for x in b]
+                rmax = f"{max(ua) / max(ub):.1f}" if max(ub) else "-"
+                rmed = f"{med(ua) / med(ub):.1f}" if med(ub) else "-"
+            else:
+                rmax = rmed = "-"
+            w(f"| {mem} | {label} | {ca[0]} | {ca[1]} | {ca[2]} | {cb[0]} |"
+              f" {cb[1]} | {cb[2]} | {rmax} | {rmed} | {len(a)} / {len(b)} |"
+              + (f" {ms(a)} / {ms(b)} |" if msnote else ""))
+    w("")
+    return mems
+
+
+def irqsoff_where(lat, mems, w, unit):
+    """where each kernel's longest sections of the map windows were"""
+    for mem in mems:
+        for v in ("v1", "v2"):
+            for op in ("pageblocks", "snapshot"):
+                xs = lat.get((mem, v, op), [])
+                if not xs:
+                    continue
+                c = collections.Counter(
+                    (x[3], x[2].replace(",", " < ")) for x in xs)
+                top = "; ".join(f"{n}x started at `{st}`, stack `{sk}`"
+                                for (st, sk), n in c.most_common(2))
+                inwalk = [x[0] for x in xs if x[1]]
+                if inwalk:
+                    top += (f" (windows whose longest section was the walk's:"
+                            f" {len(inwalk)}, max {max(inwalk)} {unit}, median"
+                            f" {med(inwalk):.0f} {unit})")
+                else:
+                    top += (" (the walk never held a window's longest"
+                            " section: all its sections were shorter than"
+                            " what the rest of the kernel did in the window)")
+                w(f"- {mem} {v} {op}: {top}")
+    w("")
+
+
+def irqsoff_section(rows, w):
+    """Longest IRQs-off section per window, series v1 vs v2."""
+    lat = irqsoff_lat(rows, "irqsoff")
+    ilat = irqsoff_lat(rows, "irqsofficount")
+    meta = collections.defaultdict(dict)  # v -> key -> value
+    zones = collections.defaultdict(list)  # (v, mem) -> [zone lines]
+    for r in rows:
+        if r[0] == "irqsoffmeta":
+            if r[2].startswith("zone-"):
+                zones[(r[1], r[2][5:])].append(r[3])
+            else:
+                meta[r[1]][r[2]] = r[3]
+    loads = [(r[1], r[2], r[3], r[4]) for r in rows if r[0] == "irqsoffload"]
+    w("In the guest (1 vCPU, TCG), the irqsoff latency tracer"
+      " (`current_tracer=irqsoff`, no function tracer, both kernels built"
+      " with `qemu/irqsoff.config`) gives the longest section with"
+      " interrupts off in a window: `tracing_max_latency` is set to 0, the"
+      " command runs, `tracing_max_latency` is read, then (outside the"
+      " window) the irqsoff trace of that section"
+      " (`qemu/guest/scenarios/bench-irqsoff.sh`). Windows: *pageblocks* ="
+      " read the whole file, *snapshot* = `echo 1 >` the file, *baseline* ="
+      f" idle for {meta.get('all', {}).get('window', '?')} s, longer than"
+      " either command takes (no map access). Only shell builtins run"
+      " inside a window: a fork+exec brings IRQs-off sections of its own"
+      " (~10k instructions in `get_random_u64()` at exec) that would hide"
+      " the walk's. Each rep runs the three windows in turn. The snapshot's events (`pageblock_state`, and"
+      " `pageblock_snapshot` where the series has it) are enabled in a trace"
+      " instance of their own; without them series v2's write does"
+      " nothing. *in walk* = windows whose longest section has a function"
+      " of `mm/mobility_debugfs.c` (`scan_batch`, `read_block`,"
+      " `snapshot_zone`, `pageblocks_show`, ...) or the debugfs file proxy"
+      " (`full_proxy_read`/`full_proxy_write`: the tracer's stack skips the"
+      " innermost frames and the walk's static functions are inlined; the"
+      " mobility files are the only debugfs files a window touches) in the"
+      " stack at its end or at one of its ends; *?* = the trace read after"
+      " the window was not that of its maximum (never expected: tracing is"
+      " switched off after each window). Series v1 holds `zone->lock` with"
+      " interrupts off for up to 64 pageblocks (32,768 struct pages) per"
+      " hold, series v2 for one pageblock (512).")
+    w("")
+    w("Under TCG absolute times are inflated, so the result is the v1 / v2"
+      " ratio within this run; the baseline shows what the rest of the"
+      " kernel does in the same windows. Two clocks, as for the overhead:"
+      " icount (instructions, deterministic) and wall clock (host load"
+      " lands in whatever section is open).")
+    w("")
+    clocks = (
+        (ilat, "icount (guest instructions)", "kinsn", False,
+         "TCG with `-icount shift=0,sleep=off`: the guest clock advances 1 ns"
+         " per guest instruction, so a section's \"µs\" are thousands of"
+         " instructions (kinsn) executed with interrupts off, immune to host"
+         " load (one boot per kernel and size, windows as below)."),
+        (lat, "wall clock (TCG)", "µs", True,
+         "Plain TCG, `qemu/run-guest.sh --cpus 1`: guest time follows host"
+         " time, so a host preemption of the vCPU thread lengthens whatever"
+         " section is open. Per window the longest IRQs-off section; max and"
+         " median over the windows of each kernel (all boots); *window ms*"
+         " = median length of the window (guest /proc/uptime, 10 ms steps)."))
+    for xs, title, unit, msnote, text in clocks:
+        if not xs:
+            continue
+        w(f"### {title}")
+        w("")
+        w(text)
+        w("")
+        ms = irqsoff_table(xs, w, unit, msnote)
+        w("Where the longest sections of the map windows were (stack at the"
+          " section's end, innermost first; count of windows):")
+        w("")
+        irqsoff_where(xs, ms, w, unit)
+    mems = list(dict.fromkeys([k[0] for k in ilat] + [k[0] for k in lat]))
+    if meta:
+        w("Kernels (Debian linux-source-6.1 + series, tinyconfig +"
+          " `qemu/kernel.config` without `CONFIG_ENABLE_DEFAULT_TRACERS=y`"
+          " (IRQSOFF_TRACER rules it out, see `qemu/irqsoff.config`) +"
+          " `qemu/irqsoff.config`, each series built by its own"
+          " `build-kernel.sh`; hashes are sha256 prefixes; the cache key"
+          " covers series, fragments and build script):")
+        w("")
+        w("| kernel | series | cache key | .config sha256 | bzImage sha256 |")
+        w("|---|---|---|---|---|")
+        for v in sorted(k for k in meta if k != "all"):
+            m = meta[v]
+            w(f"| {v} | {m.get('series', '?')} | `{m.get('key', '?')}` |"
+              f" `{m.get('config_sha256', '?')}` | `{m.get('bzimage_sha256', '?')}` |")
+        w("")
+    for mem in mems:
+        zs = zones.get(("v2", mem)) or zones.get(("v1", mem))
+        if zs:
+            w(f"Zones walked at {mem} (from the guest's `pageblocks` headers): "
+              + "; ".join(f"`{z}`" for z in zs) + ".")
+    if loads:
+        w("")
+        w("Host load (1 min) at each boot: " + ", ".join(
+            f"{m} {v} #{b}: {ld}" for m, v, b, ld in loads) + ".")
+    w("")
+
+
+# results.md sections: part -> heading; an older file's sections are
+# recognised by heading, every section names its run right below it
+SECTIONS = (("size", "Static cost: text size"),
+            ("overhead", "Tracepoint overhead (guest, 1 vCPU)"),
+            ("throughput", "fragview throughput and memory vs `trace-cmd report`"),
+            ("mapdump", "Map dump: debugfs `mobility/pageblocks` vs walking `/proc/kpageflags`"),
+            ("irqsoff", "IRQs-off sections of the map walk: series v1 vs v2"))
+PARTS_ROWS = {"size": ("size",), "overhead": ("load", "overhead", "icount"),
+              "throughput": ("events", "mix", "tput"), "mapdump": ("mapdump",),
+              "irqsoff": ("irqsoff", "irqsoffmeta", "irqsoffload")}
+RUN_LINE = re.compile(r"^_Measured in the run of (\d{4}-\d\d-\d\d \d\d:\d\d) UTC")
+MEASURED = re.compile(r"^Measured (\d{4}-\d\d-\d\d \d\d:\d\d) UTC")
+
+
+def parse_old(path):
+    """(run date, preamble lines, {part: lines}, commands lines,
+    {date: lines of its 'Earlier runs' entry}) of an existing results.md"""
+    try:
+        text = open(path).read()
+    except FileNotFoundError:
+        return None, [], {}, [], {}
+    chunks, cur = [("", [])], None
+    for line in text.splitlines():
+        if line.startswith("## "):
+            chunks.append((line[3:].strip(), []))
+        else:
+            chunks[-1][1].append(line)
+    preamble = chunks[0][1]
+    date = next((m.group(1) for m in map(MEASURED.match, preamble) if m), None)
+    by_title = {t: b for t, b in chunks[1:]}
+    parts = {}
+    for part, title in SECTIONS:
+        if title in by_title:
+            parts[part] = by_title[title]
+    earlier = {}
+    cur = None
+    for line in by_title.get("Earlier runs", []):
+        m = re.match(r"^### Run of (.*) UTC$", line)
+        if m:
+            cur = m.group(1)
+            earlier[cur] = []
+        elif cur:
+            earlier[cur].append(line)
+    return date, preamble, parts, by_title.get("Commands", []), earlier
+
+
+def strip_blank(lines):
+    while lines and not lines[0].strip():
+        lines = lines[1:]
+    while lines and not lines[-1].strip():
+        lines = lines[:-1]
+    return lines
+
+
 def main():
     data, cmds, notes, out = sys.argv[1:5]
     rows = [line.rstrip("\n").split("\t") for line in open(data) if line.strip()]
+    old_date, old_pre, old_parts, old_cmds, old_earlier = parse_old(out)
+    have = {p: any(r[0] in PARTS_ROWS[p] for r in rows) for p in PARTS_ROWS}
     lines = []
     w = lines.append
     now = datetime.datetime.now(datetime.timezone.utc)
+    stamp = f"{now:%Y-%m-%d %H:%M}"
+    sections = {}       # part -> lines, heading included
+
+    def section(part):
+        """start collecting part's section; returns its writer"""
+        title = dict(SECTIONS)[part]
+        sec = [f"## {title}", "",
+               f"_Measured in the run of {stamp} UTC (header above)._", ""]
+        sections[part] = sec
+        return sec.append
+
     w("# fragview benchmarks")
     w("")
-    w(f"Measured {now:%Y-%m-%d %H:%M} UTC by `bench/run.sh` on {machine()}.")
+    w("Written by `bench/run.sh` alone, never by hand; the data it used is"
+      " in `bench/data/` (`data.tsv`, the commands, the notes and the"
+      " guests' logs).")
+    w("")
+    w(f"Measured {stamp} UTC by `bench/run.sh` on {machine()}.")
     w("The machine was shared with other jobs (kernel builds, other guests);"
-      " host load average (1 min) at each overhead boot is listed below."
+      " host load average (1 min) at each boot is listed in its section."
       " Runs of compared flavours are interleaved so load hits all of them.")
     w("")
     for n in dict.fromkeys(open(notes).read().splitlines()):
@@ -129,11 +385,12 @@ def main():
             w(f"- **{n}**")
     if open(notes).read().strip():
         w("")
+    pre_end = len(lines)      # where the line on kept sections goes
 
     # --- static size
+    main_w = w
     size = {(r[1], r[2]): int(r[3]) for r in rows if r[0] == "size"}
-    w("## Static cost: text size")
-    w("")
+    w = section("size")
     if size:
         w("| object | unpatched text (B) | patched text (B) | patched / unpatched |")
         w("|---|---:|---:|---:|")
@@ -147,8 +404,7 @@ def main():
 
     # --- overhead
     loads = [(r[2], r[3], r[4]) for r in rows if r[0] == "load"]
-    w("## Tracepoint overhead (guest, 1 vCPU)")
-    w("")
+    w = section("overhead")
     w("`faultloop -s 65536 -n 1` (16384 order-0 anonymous faults; 64 MiB is"
       " more than a per-cpu list holds, so the frees trim it: `pcp_drain`;"
       " ns per fault), `bench-pipeloop -n 800` (order-0 data pages +"
@@ -184,8 +440,7 @@ def main():
     for r in rows:
         if r[0] == "tput":
             tp[(r[1], r[2])].append((int(r[3]), int(r[4])))
-    w("## fragview throughput and memory vs `trace-cmd report`")
-    w("")
+    w = section("throughput")
     if ev and tp:
         w("Same captures for every tool; output to /dev/null; wall time median"
           " of the runs, peak RSS from `/usr/bin/time` (max over runs)."
@@ -247,8 +502,7 @@ def main():
     for r in rows:
         if r[0] == "mapdump":
             md[(r[1], r[2])].append((int(r[6]), int(r[4]), int(r[5])))
-    w("## Map dump: debugfs `mobility/pageblocks` vs walking `/proc/kpageflags`")
-    w("")
+    w = section("mapdump")
     if md:
         w("In the guest (1 vCPU), `bench-mapread` alternately reads the whole"
           " debugfs dump and walks `/proc/kpageflags` for every pfn (per-block"
@@ -274,6 +528,41 @@ def main():
         w("Not measured.")
     w("")
 
+    # --- IRQs-off latency of the map walk
+    w = section("irqsoff")
+    if have["irqsoff"]:
+        irqsoff_section(rows, w)
+    else:
+        w("Not measured (`bench/run.sh --only irqsoff`).")
+        w("")
+
+    # --- sections: this run's, or an earlier run's kept verbatim
+    w = main_w
+    kept = []           # (part, its run's date)
+    for part, title in SECTIONS:
+        if not have[part] and part in old_parts:
+            body = strip_blank(old_parts[part])
+            m = RUN_LINE.match(body[0]) if body else None
+            if m:
+                date = m.group(1)
+            else:           # an older file: the run of its header
+                date = old_date or "unknown date"
+                body = [f"_Measured in the run of {date} UTC; kept verbatim"
+                        " from that run's results.md (not re-measured since;"
+                        " its raw data was not committed: bench/data/ did not"
+                        " exist yet). That run's header, notes and commands:"
+                        " \"Earlier runs\" below._", ""] + body
+            kept.append((part, date))
+            lines.extend([f"## {title}", ""] + body + [""])
+        else:
+            lines.extend(sections[part])
+    if kept:
+        lines[pre_end:pre_end] = [
+            "Sections not re-measured by this run keep the text of the run"
+            " that measured them, which each names: " + ", ".join(
+                f"{dict(SECTIONS)[p].split(':')[0]} ({d} UTC)"
+                for p, d in kept) + ".", ""]
+
     # --- commands
     w("## Commands")
     w("")
@@ -286,7 +575,32 @@ def main():
     for c, n in seen.items():
         w(f"{c}" + (f"    # x{n}" if n > 1 else ""))
     w("```")
-    text = "\n".join(lines) + "\n"
+    w("")
+
+    # --- earlier runs that still own a section
+    dates = list(dict.fromkeys(d for _, d in kept))
+    if dates:
+        w("## Earlier runs")
+        w("")
+        w("Header, notes and commands of the runs whose sections are kept"
+          " above.")
+        w("")
+        for d in dates:
+            w(f"### Run of {d} UTC")
+            w("")
+            if d in old_earlier:
+                body = strip_blank(old_earlier[d])
+            elif d == old_date:
+                pre = [ln for ln in old_pre if not ln.startswith("# ")
+                       and not ln.startswith("Written by")
+                       and not ln.startswith("Sections not re-measured")]
+                body = strip_blank(pre) + ["", "Commands of that run:", ""] \
+                    + strip_blank(old_cmds)
+            else:
+                body = ["(no record of that run's header was found)"]
+            lines.extend(body)
+            w("")
+    text = "\n".join(strip_blank(lines)) + "\n"
     tmp = out + ".tmp"
     with open(tmp, "w") as f:
         f.write(text)

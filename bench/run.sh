@@ -11,20 +11,34 @@
 #   2. fragview throughput and peak RSS against `trace-cmd report` on the
 #      same captures (a small one, a ~1x and a ~10x long recording);
 #   3. map dump: the mobility debugfs file against a /proc/kpageflags walk
-#      at 1 GiB and 4 GiB of guest RAM.
+#      at 1 GiB and 4 GiB of guest RAM;
+#   4. irqsoff (only with --only irqsoff, it builds two kernels of its own):
+#      the longest IRQs-off section while reading mobility/pageblocks and
+#      writing mobility/snapshot, series v1 (64 pageblocks per zone->lock
+#      hold, kernel-patches/ at $IRQSOFF_V1, default d62354b) against the
+#      current series (one pageblock per hold), both built with
+#      qemu/irqsoff.config, at 4 GiB and 1 GiB, plus a baseline window
+#      without map access.
 #
-#   bench/run.sh [--only overhead|size|throughput|mapdump]... [--quick]
-#                [--patched BZIMAGE] [--unpatched BZIMAGE]
+#   bench/run.sh [--only overhead|size|throughput|mapdump|irqsoff]...
+#                [--quick] [--patched BZIMAGE] [--unpatched BZIMAGE]
+#                [--irqsoff-v1 BZIMAGE] [--irqsoff-v2 BZIMAGE]
 #
 # --patched/--unpatched use prebuilt kernels from the cache layout of
 # qemu/build-kernel.sh (KEY/bzImage next to KEY/src/build) instead of
-# calling it.
+# calling it; --irqsoff-v1/--irqsoff-v2 likewise (KEY/config next to it).
 #
 # Results: a table on stdout and in bench/results.md (date, machine, the
-# exact commands); raw data in $OUT/bench/ (default out/bench).  Large
-# captures are kept in $FRAGVIEW_CACHE/bench/, never in the repo.
+# exact commands); raw data in $OUT/bench/ (default out/bench), and the
+# data the report used (data.tsv, commands, notes, the guests' logs of
+# the parts measured) copied into bench/data/ to be committed with it.
+# --only re-measures some parts and keeps the others' data (out/bench, or
+# bench/data/ when out/bench has none); sections of results.md with no
+# data at all are kept as they were, marked with their own run's date.
+# Large captures are kept in $FRAGVIEW_CACHE/bench/, never in the repo.
 # Takes ~25 min on the 2-core dev machine when the captures have to be
-# recorded (once per kernel + initramfs), ~17 min after that.
+# recorded (once per kernel + initramfs), ~17 min after that; irqsoff
+# ~10 min once its two kernels are built (each cold build 10-15 min).
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -33,18 +47,20 @@ OUTDIR=${OUT:-$REPO/out}/bench
 CAPDIR=$FRAGVIEW_CACHE/bench
 FRAGVIEW=$REPO/tools/fragview/fragview
 RESULTS=$REPO/bench/results.md
+KEEP=$REPO/bench/data		# committed copy of the data results.md used
+IRQSOFF_V1=${IRQSOFF_V1:-d62354b}	# kernel-patches/ of series v1
 
 say() { echo "==> $*" >&2; }
 die() { echo "bench: error: $*" >&2; exit 1; }
 
 parts=()
 quick=0
-KP= KU=
+KP= KU= KI1= KI2=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--only)
-		[ $# -ge 2 ] || die "--only wants overhead, size, throughput or mapdump"
-		case $2 in overhead|size|throughput|mapdump) parts+=("$2") ;;
+		[ $# -ge 2 ] || die "--only wants overhead, size, throughput, mapdump or irqsoff"
+		case $2 in overhead|size|throughput|mapdump|irqsoff) parts+=("$2") ;;
 		*) die "unknown part '$2'" ;; esac
 		shift ;;
 	--quick) quick=1 ;;
@@ -52,7 +68,11 @@ while [ $# -gt 0 ]; do
 		[ $# -ge 2 ] && [ -s "$2" ] || die "$1 wants a bzImage"
 		if [ "$1" = --patched ]; then KP=$(realpath "$2"); else KU=$(realpath "$2"); fi
 		shift ;;
-	-h|--help) sed -n '4,27p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--irqsoff-v1|--irqsoff-v2)
+		[ $# -ge 2 ] && [ -s "$2" ] || die "$1 wants a bzImage"
+		if [ "$1" = --irqsoff-v1 ]; then KI1=$(realpath "$2"); else KI2=$(realpath "$2"); fi
+		shift ;;
+	-h|--help) sed -n '4,43p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown option '$1'" ;;
 	esac
 	shift
@@ -71,7 +91,12 @@ SNAPSHOTS=100		# per round: 1024 pageblock_state events each (2 GiB)
 BIG_MIB=64		# fragmenter anon MiB per round
 TOOL_REPS=3
 MAP_REPS=5
+IRQSOFF_BOOTS=2		# per kernel and guest size, interleaved v1 v2 v1 v2
+IRQSOFF_REPS=10		# x3 windows (baseline, pageblocks, snapshot) per boot
+IRQSOFF_WINDOW=1	# seconds each window lasts, its command included
+IRQSOFF_MEMS="4G 1G"
 if [ $quick = 1 ]; then
+	IRQSOFF_BOOTS=1 IRQSOFF_REPS=3
 	BOOT_PAIRS=1 ICOUNT_PAIRS=1 REPS_PER_BOOT=2 ROUNDS_1X=1 ROUNDS_10X=2
 	TOOL_REPS=1
 	SNAPSHOTS=20
@@ -88,22 +113,43 @@ CMDS=$OUTDIR/commands.txt
 NOTES=$OUTDIR/notes.txt
 # --only re-measures some parts and keeps the others' earlier data
 declare -A rows_of=([size]='size' [overhead]='load|overhead|icount'
-	[throughput]='events|mix|tput' [mapdump]='mapdump')
-declare -A cmds_of=([size]='^size ' [overhead]='bench-overhead|-icount'
+	[throughput]='events|mix|tput' [mapdump]='mapdump'
+	[irqsoff]='irqsoff|irqsofficount|irqsoffmeta|irqsoffload')
+declare -A cmds_of=([size]='^size ' [overhead]='bench-overhead'
 	[throughput]='trace-cmd report|fragview (stats|map)|bench-bigtrace|scenario fragment'
-	[mapdump]='bench-mapdump')
-if [ ${#only[@]} -gt 0 ] && [ -s "$DATA" ]; then
+	[mapdump]='bench-mapdump'
+	[irqsoff]='irqsoff')
+# Rows of parts not measured now are kept: from out/bench, or from the
+# committed copy when out/bench has none.  A full run re-measures every
+# part but irqsoff (which builds kernels of its own), so only irqsoff's
+# rows, commands and notes (those starting "irqsoff:") survive it.
+if [ ! -s "$DATA" ] && [ -s "$KEEP/data.tsv" ]; then
+	say "no $DATA: starting from the committed $KEEP/data.tsv"
+	cp "$KEEP/data.tsv" "$DATA"
+	for f in commands.txt notes.txt; do
+		if [ -f "$KEEP/$f" ]; then cp "$KEEP/$f" "$OUTDIR/$f"; else : > "$OUTDIR/$f"; fi
+	done
+fi
+touch "$DATA" "$CMDS" "$NOTES"
+if [ ${#only[@]} -eq 0 ]; then
+	grep -E "^(${rows_of[irqsoff]})	" "$DATA" > "$DATA.tmp" || true
+	grep -E "${cmds_of[irqsoff]}" "$CMDS" > "$CMDS.tmp" || true
+	grep '^irqsoff:' "$NOTES" > "$NOTES.tmp" || true
+	mv "$DATA.tmp" "$DATA"
+	mv "$CMDS.tmp" "$CMDS"
+	mv "$NOTES.tmp" "$NOTES"
+else
 	for p in "${only[@]}"; do
 		grep -Ev "^(${rows_of[$p]})	" "$DATA" > "$DATA.tmp" || true
 		mv "$DATA.tmp" "$DATA"
 		grep -Ev "${cmds_of[$p]}" "$CMDS" > "$CMDS.tmp" || true
 		mv "$CMDS.tmp" "$CMDS"
+		if [ "$p" = irqsoff ]; then
+			grep -v '^irqsoff:' "$NOTES" > "$NOTES.tmp" || true
+			mv "$NOTES.tmp" "$NOTES"
+		fi
 	done
 	say "--only ${only[*]}: keeping the other parts' data in $DATA"
-else
-	: > "$DATA"
-	: > "$CMDS"
-	: > "$NOTES"
 fi
 note() { echo "$*" | tee -a "$NOTES" >&2; }
 record_cmd() { echo "$*" >> "$CMDS"; }
@@ -111,6 +157,8 @@ record_cmd() { echo "$*" >> "$CMDS"; }
 load() { cut -d' ' -f1 /proc/loadavg; }
 
 # --- kernels and initramfs ------------------------------------------------
+# the plain kernels only for the parts that boot or measure them
+if want size || want overhead || want throughput || want mapdump; then
 say "kernels (cached builds are reused)"
 if [ -z "$KU" ]; then
 	record_cmd "qemu/build-kernel.sh --unpatched"
@@ -127,6 +175,7 @@ elif [ -s "$series" ] && grep -qv '^[[:space:]]*\(#\|$\)' "$series"; then
 	fi
 else
 	note "NOT MEASURED (patched parts): kernel-patches/series is missing or empty, no patched kernel to compare"
+fi
 fi
 record_cmd "qemu/build-initramfs.sh"
 INITRD=$("$REPO/qemu/build-initramfs.sh") || die "initramfs build failed"
@@ -171,15 +220,18 @@ fi
 # so "ns" become instruction counts that host load cannot disturb.
 # run-guest.sh has no way to pass QEMU options, hence the direct call;
 # results come back on the serial console (no disk needed).
+# icount_guest NAME KERNEL REPS [SCENARIO [MIB [APPEND]]]: default
+# bench-overhead in 1024 MiB; the scenario's output is in $OUTDIR/NAME/log.
 icount_guest() {
 	local name=$1 kernel=$2 reps=$3 dir=$OUTDIR/$1
-	local cmdline="console=ttyS0 panic=-1 loglevel=4 fv.mode=scenario fv.scenario=bench-overhead fv.bench.reps=$reps"
+	local scenario=${4:-bench-overhead} mib=${5:-1024} extra=${6:+ $6}
+	local cmdline="console=ttyS0 panic=-1 loglevel=4 fv.mode=scenario fv.scenario=$scenario fv.bench.reps=$reps$extra"
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	local q=(qemu-system-x86_64 -accel tcg -cpu max -icount shift=0,sleep=off
-		-smp 1 -m 1024M
-		-object memory-backend-ram,id=mem0,size=512M
-		-object memory-backend-ram,id=mem1,size=512M
+		-smp 1 -m "${mib}M"
+		-object "memory-backend-ram,id=mem0,size=$((mib / 2))M"
+		-object "memory-backend-ram,id=mem1,size=$((mib / 2))M"
 		-numa node,nodeid=0,memdev=mem0,cpus=0
 		-numa node,nodeid=1,memdev=mem1
 		-kernel "$kernel" -initrd "$INITRD"
@@ -309,5 +361,161 @@ if want mapdump; then
 	done
 fi
 
+# --- 4. IRQs-off sections of the map walk -----------------------------------
+# irqsoff_kernel V1|V2: bzImage of that series built with qemu/irqsoff.config,
+# by that series' own build-kernel.sh, in a copy of its build inputs (the
+# cache key hashes contents only): v1 = git archive of $IRQSOFF_V1, v2 =
+# the working tree.  The copy's kernel.config loses one line,
+# CONFIG_ENABLE_DEFAULT_TRACERS=y: that option depends on !GENERIC_TRACER,
+# which IRQSOFF_TRACER selects, so build-kernel.sh's check would always
+# fail on it; all it gave, CONFIG_TRACING, IRQSOFF_TRACER selects too.
+irqsoff_kernel() {
+	local frag=$REPO/qemu/irqsoff.config tree f
+	tree=$(mktemp -d /tmp/bench-irqsoff-$1.XXXXXX)
+	mkdir -p "$tree/qemu"
+	if [ "$1" = v1 ]; then
+		git -C "$REPO" archive "$IRQSOFF_V1" kernel-patches qemu/build-kernel.sh \
+			qemu/kernel.config | tar -x -C "$tree" || { rm -rf "$tree"; return 1; }
+		record_cmd "git archive $IRQSOFF_V1 kernel-patches qemu/build-kernel.sh qemu/kernel.config | tar -x -C TREE    # irqsoff v1"
+	else
+		cp -r "$REPO/kernel-patches" "$tree/"
+		for f in build-kernel.sh kernel.config; do cp "$REPO/qemu/$f" "$tree/qemu/"; done
+		record_cmd "cp -r kernel-patches qemu/build-kernel.sh qemu/kernel.config TREE    # irqsoff v2"
+	fi
+	sed -i '/^CONFIG_ENABLE_DEFAULT_TRACERS=y$/d' "$tree/qemu/kernel.config"
+	record_cmd "sed -i '/^CONFIG_ENABLE_DEFAULT_TRACERS=y\$/d' TREE/qemu/kernel.config; TREE/qemu/build-kernel.sh --extra-config qemu/irqsoff.config    # $1"
+	"$tree/qemu/build-kernel.sh" --extra-config "$frag" || { rm -rf "$tree"; return 1; }
+	rm -rf "$tree"
+}
+
+# irqsoff_meta V BZIMAGE SERIES_COMMIT: provenance rows of one kernel
+irqsoff_meta() {
+	local v=$1 k=$2 c=$3 dir
+	dir=$(dirname "$k")
+	echo -e "irqsoffmeta\t$v\tseries\t$c" >> "$DATA"
+	echo -e "irqsoffmeta\t$v\tkey\t$(basename "$dir")" >> "$DATA"
+	echo -e "irqsoffmeta\t$v\tbzimage_sha256\t$(sha256sum < "$k" | cut -c1-16)" >> "$DATA"
+	if [ -f "$dir/config" ]; then
+		echo -e "irqsoffmeta\t$v\tconfig_sha256\t$(sha256sum < "$dir/config" | cut -c1-16)" >> "$DATA"
+		grep -q '^CONFIG_IRQSOFF_TRACER=y' "$dir/config" ||
+			die "$k was not built with CONFIG_IRQSOFF_TRACER=y"
+	else
+		note "irqsoff: no config next to $k: config hash not recorded"
+	fi
+}
+
+if want irqsoff; then
+	say "irqsoff: kernels (series v1 = kernel-patches/ at $IRQSOFF_V1, v2 = the working tree) + qemu/irqsoff.config"
+	v1c=$(git -C "$REPO" rev-parse --short "$IRQSOFF_V1") || die "no commit $IRQSOFF_V1"
+	v2c=$(git -C "$REPO" log -1 --format=%h -- kernel-patches)
+	if [ -n "$(git -C "$REPO" status --porcelain -- kernel-patches)" ]; then
+		v2c="$v2c+uncommitted changes"
+		note "irqsoff: kernel-patches/ has uncommitted changes: v2 is the working tree, not $v2c"
+	fi
+	s1="kernel-patches/ at $v1c (series v1)" s2="kernel-patches/ at $v2c (series v2)"
+	if [ -n "$KI1" ]; then
+		s1="given with --irqsoff-v1, not built here (meant to be $s1)"
+		note "irqsoff: series v1 kernel given: $KI1"
+	else
+		KI1=$(irqsoff_kernel v1) || die "series v1 irqsoff kernel build failed"
+	fi
+	if [ -n "$KI2" ]; then
+		s2="given with --irqsoff-v2, not built here (meant to be $s2)"
+		note "irqsoff: series v2 kernel given: $KI2"
+	else
+		KI2=$(irqsoff_kernel v2) || die "series v2 irqsoff kernel build failed"
+	fi
+	echo -e "irqsoffmeta\tall\twindow\t$IRQSOFF_WINDOW" >> "$DATA"
+	irqsoff_meta v1 "$KI1" "$s1"
+	irqsoff_meta v2 "$KI2" "$s2"
+	for mem in $IRQSOFF_MEMS; do
+		for b in $(seq 1 "$IRQSOFF_BOOTS"); do
+			for v in v1 v2; do
+				k=$KI1
+				[ $v = v2 ] && k=$KI2
+				say "irqsoff $mem boot $b $v (load $(load))"
+				echo -e "irqsoffload\t$mem\t$v\t$b\t$(load)" >> "$DATA"
+				guest "irqsoff-$mem-$v-$b" "$k" bench-irqsoff --mem "$mem" --cpus 1 \
+					--append "fv.bench.reps=$IRQSOFF_REPS fv.bench.window=$IRQSOFF_WINDOW" \
+					--timeout 900
+				log=$OUTDIR/irqsoff-$mem-$v-$b/bench-irqsoff/log
+				awk -v m="$mem" -v v="$v" -v b="$b" '$1 == "irqsoff" {
+					print "irqsoff\t" m "\t" v "\t" b "\t" $2 "\t" $3 "\t" $4 "\t" $5 "\t" $6 "\t" $7 "\t" $8 "\t" $9 }' \
+					"$log" >> "$DATA"
+				awk -v m="$mem" -v v="$v" '/^bench: zone / {
+					z = substr($0, 13); sub(/ gen [0-9]+$/, "", z)
+					print "irqsoffmeta\t" v "\tzone-" m "\t" z }' "$log" |
+					sort -u >> "$DATA"
+			done
+		done
+	done
+	# the same under -icount: the guest clock counts instructions (1 ns
+	# each), so host load cannot lengthen a section; one boot each
+	for mem in $IRQSOFF_MEMS; do
+		for v in v1 v2; do
+			k=$KI1
+			[ $v = v2 ] && k=$KI2
+			say "irqsoff icount $mem $v"
+			name=irqsoff-icount-$mem-$v
+			icount_guest "$name" "$k" "$IRQSOFF_REPS" bench-irqsoff \
+				$((${mem%G} * 1024)) "fv.bench.window=$IRQSOFF_WINDOW"
+			awk -v m="$mem" -v v="$v" '$1 == "irqsoff" {
+				print "irqsofficount\t" m "\t" v "\t1\t" $2 "\t" $3 "\t" $4 "\t" $5 "\t" $6 "\t" $7 "\t" $8 "\t" $9 }' \
+				"$OUTDIR/$name/log" >> "$DATA"
+		done
+	done
+	sort -u -o "$DATA.meta" <(grep '^irqsoffmeta	' "$DATA")
+	{ grep -v '^irqsoffmeta	' "$DATA"; cat "$DATA.meta"; } > "$DATA.tmp"
+	mv "$DATA.tmp" "$DATA"
+	rm -f "$DATA.meta"
+fi
+
 say "report"
 python3 "$REPO/bench/report.py" "$DATA" "$CMDS" "$NOTES" "$RESULTS"
+
+# --- the data results.md was made from, committed beside it --------------
+# data.tsv, commands and notes as the report read them; per part measured
+# now, the guests' logs the rows were parsed from (and, for irqsoff, the
+# irqsoff trace of every window); parts not measured now keep theirs.
+mkdir -p "$KEEP"
+cp "$DATA" "$KEEP/data.tsv"
+cp "$CMDS" "$KEEP/commands.txt"
+cp "$NOTES" "$KEEP/notes.txt"
+for p in "${parts[@]}"; do
+	rm -rf "${KEEP:?}/$p"
+	mkdir -p "$KEEP/$p"
+	case $p in
+	size) globs= ;;	# the rows are the whole record (size(1) of two objects)
+	overhead) globs="overhead-*/bench-overhead/log icount-*/log" ;;
+	throughput) globs= ;;
+	mapdump) globs="mapdump-*/bench-mapdump/log" ;;
+	irqsoff) globs="irqsoff-*/bench-irqsoff/log irqsoff-icount-*/log" ;;
+	esac
+	for g in $globs; do
+		for f in "$OUTDIR"/$g; do
+			[ -f "$f" ] || continue
+			rel=${f#"$OUTDIR"/}
+			mkdir -p "$KEEP/$p/$(dirname "$rel")"
+			cp "$f" "$KEEP/$p/$rel"
+		done
+	done
+	if [ $p = irqsoff ]; then	# every window's irqsoff trace, one file a boot
+		for d in "$OUTDIR"/irqsoff-*/bench-irqsoff; do
+			[ -d "$d" ] || continue
+			rel=${d#"$OUTDIR"/}
+			mkdir -p "$KEEP/$p/$rel"
+			for t in $(cd "$d" && ls trace-* | sort -t- -k3n -k2); do
+				echo "==> $t <=="
+				cat "$d/$t"
+			done > "$KEEP/$p/$rel/traces"
+		done
+	fi
+	if [ $p = throughput ]; then	# the captures' event counts
+		for c in $(awk -F'\t' '$1 == "events" { print $2 "\t" $6 }' "$DATA" | tr '\t' '='); do
+			f=$(dirname "${c#*=}")/event-counts
+			[ ! -f "$f" ] || cp "$f" "$KEEP/$p/${c%%=*}.event-counts"
+		done
+	fi
+	rmdir "$KEEP/$p" 2>/dev/null || true
+done
+say "data the report used: $KEEP/ (commit it with bench/results.md)"
