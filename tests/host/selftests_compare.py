@@ -225,7 +225,7 @@ def main():
                   ['output: %s/%s/out' % (d, tid) for _, d in runs])
         else:
             check(True, 'selftest %s: same on every kernel: %s%s' % (
-                tid, cells[0], ' (known: %d not ok)' % len(failing) if failing else ''))
+                tid, cells[0], ' (%d results not ok on every kernel, reasons known)' % len(failing) if failing else ''))
         for k in failing:
             print('#   not ok on every kernel: %s -- %s' % (k, known(k) or '?'))
 
