@@ -25,7 +25,8 @@
 # Output lines:
 #   irqsoff OP REP LATENCY_US WINDOW_MS WALK STARTED ENDED STACK
 # WALK is 1 when the section's stack or its ends are in the mobility walk
-# (mm/mobility_debugfs.c functions or the debugfs proxy, see $WALK), ? when the irqsoff trace read after
+# (mm/mobility_debugfs.c functions or the debugfs proxy, see $WALK) and it
+# is not an interrupt handler's (no asm_* or irq_exit* frame), ? when the irqsoff trace read after
 # the window is not that of its maximum (its header gives another
 # latency; tracing_on=0 after each window should prevent it), STACK the
 # functions of the stack at
@@ -121,6 +122,10 @@ measure() {	# OP REP
 	walk=0
 	if [ "$hdr" != "$lat" ]; then
 		walk=?
+	elif echo "$stack" | tr ',' '\n' | grep -Eq '^(asm_|irq_exit)'; then
+		# an interrupt taken while the walk ran with IRQs on: its
+		# handler's section, not a lock hold of the walk
+		walk=0
 	elif echo "$started,$ended,$stack" | tr ',' '\n' | sed 's/[+ ].*//' |
 	   grep -Eqx "$WALK"; then
 		walk=1
