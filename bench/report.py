@@ -118,7 +118,7 @@ def overhead_table(rows, part, title, w):
     w("")
 
 
-OPS = (("baseline", "baseline: `cat /proc/version`, no map access"),
+OPS = (("baseline", "baseline: idle, no map access"),
        ("pageblocks", "read `mobility/pageblocks`"),
        ("snapshot", "write 1 to `mobility/snapshot`"))
 
@@ -232,7 +232,8 @@ def irqsoff_section(rows, w):
       " (`full_proxy_read`/`full_proxy_write`: the tracer's stack skips the"
       " innermost frames and the walk's static functions are inlined; the"
       " mobility files are the only debugfs files a window touches) in the"
-      " stack at its end or at one of its ends; *?* = the trace read after"
+      " stack at its end or at one of its ends, and not an interrupt"
+      " handler's (no `asm_*`/`irq_exit*` frame in the stack); *?* = the trace read after"
       " the window was not that of its maximum (never expected: tracing is"
       " switched off after each window). Series v1 holds `zone->lock` with"
       " interrupts off for up to 64 pageblocks (32,768 struct pages) per"

@@ -72,7 +72,7 @@ while [ $# -gt 0 ]; do
 		[ $# -ge 2 ] && [ -s "$2" ] || die "$1 wants a bzImage"
 		if [ "$1" = --irqsoff-v1 ]; then KI1=$(realpath "$2"); else KI2=$(realpath "$2"); fi
 		shift ;;
-	-h|--help) sed -n '4,43p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '4,41p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown option '$1'" ;;
 	esac
 	shift
