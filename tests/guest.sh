@@ -24,7 +24,9 @@ host_check() {
 	fi
 }
 
-bz=$("$top/qemu/build-kernel.sh" --extra-config "$top/qemu/checkers.config")
+# the same fragments as tests/selftests.sh: one patched kernel for both
+bz=$("$top/qemu/build-kernel.sh" --extra-config "$top/qemu/checkers.config" \
+	--extra-config "$top/qemu/selftests.config")
 result $? "patched kernel with checkers builds ($bz)"
 initrd=$("$top/qemu/build-initramfs.sh")
 result $? "initramfs builds ($initrd)"
@@ -61,6 +63,40 @@ if [ -f "$out/off/status" ]; then
 	host_check grouping_off.py "$out/off/fragment" "$out/off/dmesg"
 fi
 
+# A zone whose start is off a block boundary: 1984 KiB reserved at the
+# start of node 1 (512 MiB) moves its DMA32 start to pfn 0x201f0, with an
+# end (0x3ffdd) that makes series v1's slot count drop the zone's last block.
+start=$SECONDS
+"$top/qemu/run-guest.sh" --kernel "$bz" --initrd "$initrd" --out "$out/unaligned" \
+	--mem 1G --append 'memmap=0x1f0000$0x20000000' --timeout 600 --scenario fragment
+rc=$?
+echo "# unaligned-zone boot: run-guest.sh exit $rc, $((SECONDS - start)) s"
+boot_status "unaligned-zone guest, fragment scenario" "$out/unaligned" $rc
+check_logs "unaligned-zone boot" "$out/unaligned"
+if [ -f "$out/unaligned/status" ]; then
+	u=$out/unaligned/fragment
+	host_check zone_layout.py --unaligned "$u/start.pageblocks" "$u/end.pageblocks"
+	host_check replay.py "$u"
+	"$fragview" check "$u/trace.dat" > "$u/fragview-check.txt" 2>&1
+	result $? "fragview check unaligned: $(head -n 1 "$u/fragview-check.txt")"
+fi
+
+# A CMA area (hugetlb_cma): its blocks go CMA -> Isolate -> CMA while a
+# gigantic page is allocated from it; only node 1 of an 8 GiB guest has
+# room for the aligned area (qemu/guest/scenarios/cma.sh).
+start=$SECONDS
+"$top/qemu/run-guest.sh" --kernel "$bz" --initrd "$initrd" --out "$out/cma" \
+	--mem 8G --append 'hugetlb_cma=1:2G' --timeout 900 --scenario cma
+rc=$?
+echo "# cma boot: run-guest.sh exit $rc, $((SECONDS - start)) s"
+boot_status "cma guest, cma scenario" "$out/cma" $rc
+check_logs "cma boot" "$out/cma"
+if [ -f "$out/cma/status" ]; then
+	host_check cma.py "$out/cma/cma"
+	host_check replay.py "$out/cma/cma" --reasons isolate,unisolate
+	host_check drain.py "$out/cma/cma" --reasons all
+fi
+
 # host-side checks of the captures, of a boot that brought them back
 g=$out/on
 [ -f "$g/status" ] || { echo "# no results of the tests boot to check"; finish; }
@@ -72,10 +108,18 @@ for s in 10-fragment 30-compact; do
 	host_check drain.py "$g/$s"
 done
 host_check movepages.py "$g/20-migrate"
+host_check movepages.py "$g/21-hugemigrate" --order 9
+host_check drain.py "$g/50-drain" --reasons cpu_dead,all
+host_check drain.py "$g/40-offline" --reasons all
+host_check replay.py "$g/50-drain"
 host_check offline.py "$g/40-offline"
-host_check replay.py "$g/40-offline"
-host_check events.py "$g/10-fragment" "$g/20-migrate" "$g/30-compact" "$g/40-offline"
-for s in 10-fragment 20-migrate 30-compact 40-offline; do
+host_check replay.py "$g/40-offline" --reasons isolate,unisolate,offline,online --min-flips 128
+host_check replay.py "$g/41-hotplug-zones" --reasons offline,online,unisolate
+host_check zone_layout.py "$g/41-hotplug-zones/start.pageblocks" "$g/41-hotplug-zones/end.pageblocks"
+host_check events.py "$g/10-fragment" "$g/20-migrate" "$g/21-hugemigrate" "$g/30-compact" \
+	"$g/40-offline" "$g/41-hotplug-zones" "$g/50-drain" \
+	--drain-reasons free_high,vmstat,local,all,cpu_dead --flip-reasons steal,isolate,unisolate,online,offline
+for s in 10-fragment 20-migrate 21-hugemigrate 30-compact 40-offline 41-hotplug-zones 50-drain; do
 	"$fragview" check "$g/$s/trace.dat" > "$g/$s/fragview-check.txt" 2>&1
 	result $? "fragview check $s: $(head -n 1 "$g/$s/fragview-check.txt")"
 done
