@@ -265,6 +265,17 @@ def irqsoff_section(rows, w):
         w(text)
         w("")
         ms = irqsoff_table(xs, w, unit, msnote)
+        base = [x[0] for k, v in xs.items() if k[2] == "baseline" for x in v]
+        walk = [x[0] for k, v in xs.items() if k[2] != "baseline" for x in v if x[1]]
+        if base and walk and max(base) >= min(walk):
+            w(f"The idle baseline's own longest sections reach {max(base)}"
+              f" {unit}, the shortest walk section that was a window's longest"
+              f" is {min(walk)} {unit}: walk sections up to the baseline's are"
+              f" no longer than what the rest of the guest does anyway"
+              + ("; at this clock host preemption of the vCPU lands in every"
+                 " section, so neither those sections nor the ratios can be"
+                 " told from noise." if msnote else "."))
+            w("")
         w("Where the longest sections of the map windows were (stack at the"
           " section's end, innermost first; count of windows):")
         w("")

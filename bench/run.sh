@@ -407,7 +407,10 @@ irqsoff_meta() {
 if want irqsoff; then
 	say "irqsoff: kernels (series v1 = kernel-patches/ at $IRQSOFF_V1, v2 = the working tree) + qemu/irqsoff.config"
 	v1c=$(git -C "$REPO" rev-parse --short "$IRQSOFF_V1") || die "no commit $IRQSOFF_V1"
-	v2c=$(git -C "$REPO" log -1 --format=%h -- kernel-patches)
+	# the last commit that changed the series or a patch in it
+	v2c=$(git -C "$REPO" log -1 --format=%h -- kernel-patches/series \
+		$(sed -n 's|^\([^#[:space:]][^[:space:]]*\).*|kernel-patches/\1|p' \
+			"$REPO/kernel-patches/series"))
 	if [ -n "$(git -C "$REPO" status --porcelain -- kernel-patches)" ]; then
 		v2c="$v2c+uncommitted changes"
 		note "irqsoff: kernel-patches/ has uncommitted changes: v2 is the working tree, not $v2c"
