@@ -25,6 +25,21 @@ host_check() {
 }
 
 # the same fragments as tests/selftests.sh: one patched kernel for both
+# scenario_boot LABEL NAME MEM TIMEOUT SCENARIO [APPEND]: boot the scenario
+# into $out/NAME, require status 0 and clean kernel logs; returns 0 when
+# the results came back, so that their host checks can run
+scenario_boot() {
+	local label=$1 name=$2 mem=$3 timeout=$4 scenario=$5 rc start=$SECONDS
+	"$top/qemu/run-guest.sh" --kernel "$bz" --initrd "$initrd" \
+		--out "$out/$name" --mem "$mem" ${6:+--append "$6"} \
+		--timeout "$timeout" --scenario "$scenario"
+	rc=$?
+	echo "# $label boot: run-guest.sh exit $rc, $((SECONDS - start)) s"
+	boot_status "$label guest, $scenario scenario" "$out/$name" $rc
+	check_logs "$label boot" "$out/$name"
+	[ -f "$out/$name/status" ]
+}
+
 bz=$("$top/qemu/build-kernel.sh" --extra-config "$top/qemu/checkers.config" \
 	--extra-config "$top/qemu/selftests.config")
 result $? "patched kernel with checkers builds ($bz)"
@@ -52,28 +67,14 @@ guest_tap guest "$out/on" $rc
 checkers_alive "tests boot" "$out/on"
 check_logs "tests boot" "$out/on"
 
-start=$SECONDS
-"$top/qemu/run-guest.sh" --kernel "$bz" --initrd "$initrd" --out "$out/off" \
-	--mem 1G --append "page_group_by_mobility=off" --timeout 600 --scenario fragment
-rc=$?
-echo "# grouping-off boot: run-guest.sh exit $rc, $((SECONDS - start)) s"
-boot_status "grouping-off guest, fragment scenario" "$out/off" $rc
-check_logs "grouping-off boot" "$out/off"
-if [ -f "$out/off/status" ]; then
+if scenario_boot grouping-off off 1G 600 fragment page_group_by_mobility=off; then
 	host_check grouping_off.py "$out/off/fragment" "$out/off/dmesg"
 fi
 
 # A zone whose start is off a block boundary: 1984 KiB reserved at the
 # start of node 1 (512 MiB) moves its DMA32 start to pfn 0x201f0, with an
 # end (0x3ffdd) that makes series v1's slot count drop the zone's last block.
-start=$SECONDS
-"$top/qemu/run-guest.sh" --kernel "$bz" --initrd "$initrd" --out "$out/unaligned" \
-	--mem 1G --append 'memmap=0x1f0000$0x20000000' --timeout 600 --scenario fragment
-rc=$?
-echo "# unaligned-zone boot: run-guest.sh exit $rc, $((SECONDS - start)) s"
-boot_status "unaligned-zone guest, fragment scenario" "$out/unaligned" $rc
-check_logs "unaligned-zone boot" "$out/unaligned"
-if [ -f "$out/unaligned/status" ]; then
+if scenario_boot unaligned-zone unaligned 1G 600 fragment 'memmap=0x1f0000$0x20000000'; then
 	u=$out/unaligned/fragment
 	host_check zone_layout.py --unaligned "$u/start.pageblocks" "$u/end.pageblocks"
 	host_check replay.py "$u"
@@ -84,14 +85,7 @@ fi
 # A CMA area (hugetlb_cma): its blocks go CMA -> Isolate -> CMA while a
 # gigantic page is allocated from it; only node 1 of an 8 GiB guest has
 # room for the aligned area (qemu/guest/scenarios/cma.sh).
-start=$SECONDS
-"$top/qemu/run-guest.sh" --kernel "$bz" --initrd "$initrd" --out "$out/cma" \
-	--mem 8G --append 'hugetlb_cma=1:2G' --timeout 900 --scenario cma
-rc=$?
-echo "# cma boot: run-guest.sh exit $rc, $((SECONDS - start)) s"
-boot_status "cma guest, cma scenario" "$out/cma" $rc
-check_logs "cma boot" "$out/cma"
-if [ -f "$out/cma/status" ]; then
+if scenario_boot cma cma 8G 900 cma hugetlb_cma=1:2G; then
 	host_check cma.py "$out/cma/cma"
 	host_check replay.py "$out/cma/cma" --reasons isolate,unisolate
 	host_check drain.py "$out/cma/cma" --reasons all

@@ -8,23 +8,18 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cache=${FRAGVIEW_CACHE:-/var/cache/fragview}
 pristine=$cache/linux-source-6.1
 series=$top/kernel-patches/series
-n=0 bad=0
-
-result() {	# result STATUS NAME [detail...]
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		bad=$((bad + 1))
-		echo "not ok $n - $2"
-		shift 2
-		[ $# -gt 0 ] && printf '# %s\n' "$@"
-	fi
+# shellcheck source=tests/lib/tap.sh
+. "$top/tests/lib/tap.sh"
+# detail_result STATUS NAME [detail...]: details as "#" lines under a failure
+detail_result() {
+	result "$1" "$2"
+	[ "$1" -eq 0 ] || { shift 2; [ $# -gt 0 ] && printf '# %s\n' "$@"; }
+	return 0
 }
 
 if [ ! -f "$series" ]; then
-	echo "not ok 1 - kernel-patches/series exists"
-	exit 1
+	result 1 "kernel-patches/series exists"
+	finish
 fi
 if [ ! -d "$pristine" ]; then
 	mkdir -p "$cache"
@@ -47,35 +42,44 @@ for p in "${patches[@]}"; do
 	# a rationale: some prose between the headers and the first diff
 	body=$(sed -n '/^Subject:/,/^---$/p' "$f" | grep -cv '^\(Subject:\|Signed-off-by:\|---\|\)$')
 	[ "$body" -ge 2 ] || { hdr=1; why+=("no rationale in the body"); }
-	result $hdr "$p: mail headers and rationale" "${why[@]}"
+	detail_result $hdr "$p: mail headers and rationale" "${why[@]}"
 
 	out=$(cd "$work/linux" && patch -p1 -s --no-backup-if-mismatch <"$f" 2>&1)
-	result $? "$p: applies in order" "$out"
+	detail_result $? "$p: applies in order" "$out"
 
 	cp=$(cd "$work/linux" && perl scripts/checkpatch.pl --no-tree --no-color -q "$f" 2>&1)
 	st=$?
 	mapfile -t cpw < <(echo "$cp" | grep -E '^(ERROR|WARNING|CHECK)' | head -5)
-	result $st "$p: checkpatch.pl clean" "${cpw[@]}"
+	detail_result $st "$p: checkpatch.pl clean" "${cpw[@]}"
 done
 
-# the cover letter: "[PATCH 0/N]" for the N patches of series, naming each
-cover=$top/kernel-patches/0000-cover-letter.patch
-why=()
-if [ ! -f "$cover" ]; then
-	why+=("kernel-patches/0000-cover-letter.patch is missing")
-else
+# cover_problems COVER: one line per way COVER fails to announce the series
+# ("[PATCH 0/N]" for its N patches, From:, every patch's subject)
+cover_problems() {
+	local cover=$1 p subj
+	if [ ! -f "$cover" ]; then
+		echo "$cover is missing"
+		return
+	fi
 	grep -Eq "^Subject: \[PATCH 0/${#patches[@]}\] mm: " "$cover" ||
-		why+=("Subject is not '[PATCH 0/${#patches[@]}] mm: ...'")
-	grep -q '^From: .*<.*@.*>' "$cover" || why+=("no From: with address")
+		echo "Subject is not '[PATCH 0/${#patches[@]}] mm: ...'"
+	grep -q '^From: .*<.*@.*>' "$cover" || echo "no From: with address"
 	for p in "${patches[@]}"; do
 		subj=$(sed -n 's/^Subject: \[PATCH [0-9]*\/[0-9]*\] //p' "$top/kernel-patches/$p")
-		grep -qF "$subj" "$cover" || why+=("does not list '$subj'")
+		grep -qF "$subj" "$cover" || echo "does not list '$subj'"
 	done
 	case " ${patches[*]} " in
-	*" 0000-cover-letter.patch "*) why+=("series lists the cover letter, which has no diff") ;;
+	*" 0000-cover-letter.patch "*) echo "series lists the cover letter, which has no diff" ;;
 	esac
-fi
-result $(( ${#why[@]} > 0 )) "cover letter announces every patch of the series" "${why[@]}"
+}
+cover=$top/kernel-patches/0000-cover-letter.patch
+mapfile -t why < <(cover_problems "$cover")
+detail_result $(( ${#why[@]} > 0 )) "cover letter announces every patch of the series" "${why[@]}"
+# and the check itself fails on a cover letter that forgot the last patch
+sed "s|^\(Subject: \[PATCH 0/\)[0-9]*|\1$(( ${#patches[@]} - 1 ))|" "$cover" | grep -vF "$(sed -n 's/^Subject: \[PATCH [0-9]*\/[0-9]*\] //p' \
+	"$top/kernel-patches/${patches[-1]}")" > "$work/short-cover"
+mapfile -t why < <(cover_problems "$work/short-cover")
+result $(( ${#why[@]} >= 2 ? 0 : 1 )) "the cover check rejects a cover letter without the last patch (${#why[@]} problems)"
 
 # the pristine tree must not have been touched through the hard links
 if (cd "$pristine" && grep -rqs 'TRACE_SYSTEM mobility' include/trace/events/); then
@@ -84,5 +88,4 @@ else
 	result 0 "pristine source untouched by patching"
 fi
 
-echo "$((n - bad)) passed, $bad failed"
-[ "$bad" -eq 0 ]
+finish
