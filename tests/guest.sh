@@ -82,6 +82,22 @@ if scenario_boot unaligned-zone unaligned 1G 600 fragment 'memmap=0x1f0000$0x200
 	result $? "fragview check unaligned: $(head -n 1 "$u/fragview-check.txt")"
 fi
 
+# Lost events, for real: the fragment workload into an 8 KiB-per-CPU ring
+# buffer.  fragview check must say which CPU lost events and exit 2
+# ("cannot be exact"), and the independent replay oracle must fail too.
+if scenario_boot lost-events lost 1G 600 lost-events; then
+	l=$out/lost/lost-events
+	"$fragview" check "$l/trace.dat" > "$l/fragview-check.txt" 2>&1
+	rc=$?
+	result "$([ $rc = 2 ] && grep -q '^lost events: CPU [0-9]*: the ring buffer dropped' \
+		"$l/fragview-check.txt" && echo 0 || echo 1)" \
+		"fragview check on a capture that overran its buffer: exit $rc, $(grep -c '^lost events' "$l/fragview-check.txt") lost-event reports"
+	python3 "$top/tests/host/replay.py" "$l" > "$l/replay.txt" 2>&1
+	rc=$?
+	result "$([ $rc -ne 0 ] && grep -q '^not ok' "$l/replay.txt" && echo 0 || echo 1)" \
+		"replay.py fails on it: $(grep -m1 '^not ok' "$l/replay.txt" | sed 's/^not ok [0-9]* - //')"
+fi
+
 # A CMA area (hugetlb_cma): its blocks go CMA -> Isolate -> CMA while a
 # gigantic page is allocated from it; only node 1 of an 8 GiB guest has
 # room for the aligned area (qemu/guest/scenarios/cma.sh).

@@ -1,0 +1,12 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# lost-events: the fragment workload recorded into a deliberately tiny ring
+# buffer (trace-cmd record -b 8: 8 KiB per CPU), so that the per-page drain
+# events overrun it.  The host requires fragview check to say which CPU
+# lost events and to exit 2 (cannot be exact), never 0.
+. /lib/fragview.sh
+fv_small_reserves
+fv_record_start -b 8
+fv_run fragmenter.out fragmenter -r 2
+fv_record_stop
+exit $FV_STATUS
