@@ -38,6 +38,7 @@ initrd=$(FRAGVIEW_SELFTESTS=$st "$top/qemu/build-initramfs.sh")
 result $? "initramfs with /selftests builds ($initrd)"
 [ "$tap_bad" -eq 0 ] || finish
 for k in "$bz_un" "$bz"; do
+	echo "# $(dirname "$k")/config:"
 	checkers_built "$(dirname "$k")/config" USERFAULTFD KSM SYSVIPC \
 		MEM_SOFT_DIRTY TRANSPARENT_HUGEPAGE HUGETLBFS COMPACTION MIGRATION NUMA \
 		PROVE_LOCKING DEBUG_VM
@@ -100,7 +101,9 @@ python3 "$top/tests/host/selftests_compare.py" --trace patched-on \
 rc=$?
 # its ok/not ok lines renumbered into ours, the rest as comments
 while IFS= read -r line; do
-	if [[ $line =~ ^(ok|not\ ok)\ [0-9]+\ -\ (.*)$ ]]; then
+	if [[ $line =~ ^ok\ [0-9]+\ -\ (.*)\ \#\ SKIP\ (.*)$ ]]; then
+		skipped "${BASH_REMATCH[1]}: ${BASH_REMATCH[2]}"
+	elif [[ $line =~ ^(ok|not\ ok)\ [0-9]+\ -\ (.*)$ ]]; then
 		result "$([ "${BASH_REMATCH[1]}" = ok ] && echo 0 || echo 1)" \
 			"${BASH_REMATCH[2]}"
 	elif [[ $line =~ ^[0-9]+\ passed ]]; then
