@@ -199,13 +199,27 @@ static int cmp_issue(const void *a, const void *b)
 	return (int)x->kind - (int)y->kind;
 }
 
+static int straddle_issues(const struct fv_model *m, struct fv_issues *is,
+			   size_t *cap)
+{
+	const struct fv_straddle *s = &m->straddle;
+	struct fv_issue x = {
+		.kind = FV_ISSUE_STRADDLE, .ts = s->ts,
+		.count = (int64_t)m->nr_straddles, .seq = s->seq, .pfn = s->pfn,
+		.nid = s->nid[0], .zone = s->zone[0],
+		.nid2 = s->nid[1], .zone2 = s->zone[1],
+	};
+
+	return m->nr_straddles ? push(is, cap, &x) : 0;
+}
+
 int fv_model_issues(const struct fv_model *m, struct fv_issues *out)
 {
 	size_t cap = 0;
 
 	memset(out, 0, sizeof(*out));
 	if (lost_issues(m, out, &cap) || snapshot_issues(m, out, &cap) ||
-	    gen_issues(m, out, &cap)) {
+	    gen_issues(m, out, &cap) || straddle_issues(m, out, &cap)) {
 		fv_issues_free(out);
 		return -1;
 	}
@@ -260,21 +274,30 @@ void fv_issue_text(const struct fv_issue *is, char *buf, size_t len)
 			 is->nid, fv_zone_name(is->zone), is->count,
 			 is->count == 1 ? "" : "s", n, TS(is->ts));
 		return;
+	case FV_ISSUE_STRADDLE:
+		snprintf(buf, len, "zone boundary: snapshot %u lists block 0x%" PRIx64 " in node %d zone %s and node %d zone %s (%" PRId64 " such block%s): its flips are numbered by either zone",
+			 is->seq, is->pfn, is->nid, fv_zone_name(is->zone),
+			 is->nid2, fv_zone_name(is->zone2), is->count,
+			 is->count == 1 ? "" : "s");
+		return;
+	case FV_ISSUE_NR:
+		break;
 	}
 	snprintf(buf, len, "?");
 }
 
 void fv_issues_summary(const struct fv_issues *is, char *buf, size_t len)
 {
-	static const char *const what[3][2] = {
+	static const char *const what[FV_ISSUE_NR][2] = {
 		{ "ring-buffer overrun", "ring-buffer overruns" },
 		{ "incomplete snapshot", "incomplete snapshots" },
 		{ "flip gen gap", "flip gen gaps" },
+		{ "block across a zone boundary", "blocks across a zone boundary" },
 	};
 	size_t off = 0;
 
 	buf[0] = '\0';
-	for (int k = 0; k < 3; k++) {
+	for (int k = 0; k < FV_ISSUE_NR; k++) {
 		int n;
 
 		if (!is->nr_kind[k])
@@ -289,11 +312,11 @@ void fv_issues_summary(const struct fv_issues *is, char *buf, size_t len)
 
 const char *fv_issue_kind_name(enum fv_issue_kind k)
 {
-	static const char *const names[] = {
-		"lost_events", "incomplete_snapshot", "gen_gap",
+	static const char *const names[FV_ISSUE_NR] = {
+		"lost_events", "incomplete_snapshot", "gen_gap", "zone_straddle",
 	};
 
-	return (unsigned int)k < 3 ? names[k] : "unknown";
+	return (unsigned int)k < FV_ISSUE_NR ? names[k] : "unknown";
 }
 
 void fv_banner_text(const char *line, bool title, void *file)

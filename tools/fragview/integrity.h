@@ -10,7 +10,10 @@
  *     begin, its nr_blocks pageblock_state events and its end were not
  *     all seen);
  *   - a zone's flip generations are not consecutive (ABI v2: every
- *     real type change of a zone bumps its gen, so a gap is lost flips).
+ *     real type change of a zone bumps its gen, so a gap is lost flips);
+ * and one sign that the kernel's own records cannot place a block:
+ *   - a snapshot lists a block in two zones (it straddles a zone
+ *     boundary; its flips carry either zone's gen).
  * Pure: computed from the model.
  */
 #ifndef FRAGVIEW_INTEGRITY_H
@@ -22,7 +25,10 @@
 
 #include "model.h"
 
-enum fv_issue_kind { FV_ISSUE_LOST, FV_ISSUE_SNAPSHOT, FV_ISSUE_GEN_GAP };
+enum fv_issue_kind {
+	FV_ISSUE_LOST, FV_ISSUE_SNAPSHOT, FV_ISSUE_GEN_GAP, FV_ISSUE_STRADDLE,
+	FV_ISSUE_NR
+};
 
 struct fv_issue {
 	enum fv_issue_kind kind;
@@ -36,12 +42,15 @@ struct fv_issue {
 	uint32_t expected, seen;	/* SNAPSHOT: states announced / seen */
 	bool no_begin, no_end;		/* SNAPSHOT: boundary event missing */
 	uint64_t gen_lo, gen_hi;	/* GEN_GAP: the missing gens */
+	uint64_t pfn;			/* STRADDLE: the first such block */
+	int32_t nid2;			/* STRADDLE: its other node and zone */
+	uint8_t zone2;
 };
 
 struct fv_issues {
 	struct fv_issue *v;
 	size_t nr;
-	size_t nr_kind[3];		/* by enum fv_issue_kind */
+	size_t nr_kind[FV_ISSUE_NR];	/* by enum fv_issue_kind */
 };
 
 /* Fills out (sorted by time); 0, or -1 when memory runs out. */

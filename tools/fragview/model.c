@@ -431,6 +431,33 @@ static int apply_lost(struct fv_model *m, const struct fv_event *ev,
 	return 0;
 }
 
+/* Did the snapshot of @ev already list block @i, in another zone? */
+static bool listed_in_other_zone(const struct fv_model *m, long i,
+				 const struct fv_event *ev)
+{
+	const struct blk_priv *bp = &P(m)->bp[i];
+	const struct blk_rec *r;
+
+	if (ev->state.seq == m->base_seq && (bp->flags & BLK_IN_BASE))
+		r = &bp->base;
+	else if ((bp->flags & BLK_SNAPPED) && bp->snap_seq == ev->state.seq)
+		r = &bp->snap;
+	else
+		return false;
+	return r->nid != ev->state.nid || r->zone != ev->state.zone;
+}
+
+static void note_straddle(struct fv_model *m, long i, const struct fv_event *ev,
+			  uint64_t ts)
+{
+	if (!m->nr_straddles++)
+		m->straddle = (struct fv_straddle){
+			.pfn = m->blocks[i].pfn, .ts = ts, .seq = ev->state.seq,
+			.nid = { m->blocks[i].nid, ev->state.nid },
+			.zone = { m->blocks[i].zone, ev->state.zone },
+		};
+}
+
 static int apply_state(struct fv_model *m, const struct fv_event *ev,
 		       uint64_t ts)
 {
@@ -468,6 +495,8 @@ static int apply_state(struct fv_model *m, const struct fv_event *ev,
 			p->bp[i].start = rec;
 		}
 	}
+	if (listed_in_other_zone(m, i, ev))
+		note_straddle(m, i, ev, ts);
 	place_block(m, i, ev->state.nid, ev->state.zone);
 	m->blocks[i].free_pages = ev->state.free_pages;
 	m->blocks[i].largest_order = ev->state.largest_order;

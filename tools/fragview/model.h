@@ -275,6 +275,19 @@ struct fv_model {
 	size_t nr_snap_zones;
 	struct fv_lost *lost;
 	size_t nr_lost;
+	/*
+	 * Blocks one snapshot listed in two zones: a block straddling a zone
+	 * boundary, whose flips come under either zone's lock and generation
+	 * (tracepoints/debugfs.md), so it cannot be replayed exactly.  The
+	 * count, and the first one seen.
+	 */
+	uint64_t nr_straddles;
+	struct fv_straddle {
+		uint64_t pfn, ts;
+		uint32_t seq;
+		int32_t nid[2];
+		uint8_t zone[2];
+	} straddle;
 };
 
 void fv_model_init(struct fv_model *m);

@@ -460,6 +460,45 @@ static void test_gen_rule(void)
 	fv_model_free(&m);
 }
 
+/*
+ * A block straddling a zone boundary: one snapshot lists it in two
+ * zones (DMA32 from its first pfn, Normal from the zone start inside
+ * it).  That is reported, once, with both zones; a block listed in one
+ * zone per snapshot, even a different one each time, is not.
+ */
+static void test_zone_straddle_issue(void)
+{
+	struct fv_model m;
+	struct fv_issues is;
+	char line[256];
+	struct fv_event dma32 = gstate(101, 1, 0x1000, M, 10);
+
+	dma32.state.zone = FV_ZONE_DMA32;
+	fv_model_init(&m);
+	apply(&m, dma32);
+	apply(&m, gstate(102, 1, 0x1000, U, 4));
+	apply(&m, gstate(103, 1, 0x1200, M, 4));
+	fv_model_finish(&m);
+	CHECK_EQ(fv_model_issues(&m, &is), 0);
+	CHECK_EQ(is.nr, 1);
+	CHECK_EQ(is.nr_kind[FV_ISSUE_STRADDLE], 1);
+	fv_issue_text(&is.v[0], line, sizeof(line));
+	CHECK(!strcmp(line, "zone boundary: snapshot 1 lists block 0x1000 in node 0 zone DMA32 and node 0 zone Normal (1 such block): its flips are numbered by either zone") ||
+	      (fprintf(stderr, "  got: %s\n", line), 0));
+	fv_issues_free(&is);
+	fv_model_free(&m);
+
+	/* the same block in DMA32, then in Normal in a later snapshot */
+	fv_model_init(&m);
+	apply(&m, dma32);
+	apply(&m, gstate(200, 2, 0x1000, U, 4));
+	fv_model_finish(&m);
+	CHECK_EQ(fv_model_issues(&m, &is), 0);
+	CHECK_EQ(is.nr_kind[FV_ISSUE_STRADDLE], 0);
+	fv_issues_free(&is);
+	fv_model_free(&m);
+}
+
 static void test_gen_gap_and_snapshot_issues(void)
 {
 	struct fv_model m;
@@ -622,6 +661,7 @@ int main(void)
 	RUN(test_pageblock_order_inferred);
 	RUN(test_gen_rule);
 	RUN(test_gen_gap_and_snapshot_issues);
+	RUN(test_zone_straddle_issue);
 	RUN(test_lost_events);
 	RUN(test_offline_online);
 	return TEST_EXIT();
