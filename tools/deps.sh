@@ -19,6 +19,8 @@ pkgs=(
 	xvfb xauth x11-apps imagemagick libjson-c-dev
 	# test and benchmark scripts
 	python3 time
+	# the kernel's mm selftests, built static for the guest (tests/selftests.sh)
+	libnuma-dev
 )
 
 missing=()
