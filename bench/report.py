@@ -15,17 +15,15 @@ header, notes and commands of earlier runs that still own a section are
 kept under "Earlier runs" at the end.
 """
 import collections
-import datetime
 import os
 import platform
 import re
-import statistics
 import subprocess
 import sys
 
-
-def med(xs):
-    return statistics.median(xs) if xs else float("nan")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "tools", "pylib"))
+from fvreport import bullets, commands, cpus, med, publish, read_rows, utc_stamp  # noqa: E402
 
 
 def pct(r):
@@ -33,17 +31,11 @@ def pct(r):
 
 
 def machine():
-    cpu = "?"
-    with open("/proc/cpuinfo") as f:
-        for line in f:
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
     with open("/proc/meminfo") as f:
         mem_kb = int(f.readline().split()[1])
     qemu = subprocess.run(["qemu-system-x86_64", "--version"],
                           capture_output=True, text=True).stdout
-    return (f"{os.cpu_count()} CPUs ({cpu}), {mem_kb / 1048576:.1f} GiB RAM, "
+    return (f"{cpus()}, {mem_kb / 1048576:.1f} GiB RAM, "
             f"{platform.system()} {platform.release()}; "
             f"{qemu.splitlines()[0] if qemu else 'qemu ?'}, TCG (-cpu max)")
 
@@ -364,13 +356,12 @@ def strip_blank(lines):
 
 def main():
     data, cmds, notes, out = sys.argv[1:5]
-    rows = [line.rstrip("\n").split("\t") for line in open(data) if line.strip()]
+    rows = read_rows(data)
     old_date, old_pre, old_parts, old_cmds, old_earlier = parse_old(out)
     have = {p: any(r[0] in PARTS_ROWS[p] for r in rows) for p in PARTS_ROWS}
     lines = []
     w = lines.append
-    now = datetime.datetime.now(datetime.timezone.utc)
-    stamp = f"{now:%Y-%m-%d %H:%M}"
+    stamp = utc_stamp()
     sections = {}       # part -> lines, heading included
 
     def section(part):
@@ -392,10 +383,10 @@ def main():
       " host load average (1 min) at each boot is listed in its section."
       " Runs of compared flavours are interleaved so load hits all of them.")
     w("")
-    for n in dict.fromkeys(open(notes).read().splitlines()):
-        if n.strip():
-            w(f"- **{n}**")
-    if open(notes).read().strip():
+    with open(notes) as f:
+        note_text = f.read()
+    lines.extend(bullets(dict.fromkeys(note_text.splitlines())))
+    if note_text.strip():
         w("")
     pre_end = len(lines)      # where the line on kept sections goes
 
@@ -581,11 +572,7 @@ def main():
     w("`make bench` = `bench/run.sh`, which ran (repeats counted):")
     w("")
     w("```")
-    seen = collections.OrderedDict()
-    for c in open(cmds).read().splitlines():
-        seen[c] = seen.get(c, 0) + 1
-    for c, n in seen.items():
-        w(f"{c}" + (f"    # x{n}" if n > 1 else ""))
+    lines.extend(commands(cmds))
     w("```")
     w("")
 
@@ -612,12 +599,7 @@ def main():
                 body = ["(no record of that run's header was found)"]
             lines.extend(body)
             w("")
-    text = "\n".join(strip_blank(lines)) + "\n"
-    tmp = out + ".tmp"
-    with open(tmp, "w") as f:
-        f.write(text)
-    os.replace(tmp, out)
-    sys.stdout.write(text)
+    publish(out, "\n".join(strip_blank(lines)) + "\n")
 
 
 if __name__ == "__main__":

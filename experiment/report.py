@@ -7,27 +7,20 @@ usage: report.py DATA.tsv COMMANDS.txt NOTES.txt RESULTS.md MAPS.html MEM
                  ["GROUPING PHASE TIME MAP.html"]...
 """
 import collections
-import datetime
 import html
 import os
-import statistics
 import sys
 
-
-def machine():
-    cpu = "?"
-    with open("/proc/cpuinfo") as f:
-        for line in f:
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    return f"{os.cpu_count()} CPUs ({cpu})"
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "tools", "pylib"))
+from fvreport import (bullets, commands, cpus, med, publish, read_rows,  # noqa: E402
+                      utc_stamp, write_atomic)
 
 
 def cell(vals, n):
     if not vals:
         return "not measured"
-    m = statistics.median(vals)
+    m = med(vals)
     runs = ", ".join(str(v) for v in vals)
     return f"{m:g} / {n} ({100 * m / n:.0f} %) [{runs}]"
 
@@ -35,7 +28,7 @@ def cell(vals, n):
 def change(a, b):
     if not a or not b:
         return ""
-    ma, mb = statistics.median(a), statistics.median(b)
+    ma, mb = med(a), med(b)
     if ma == 0:
         return "n/a (clean 0)"
     return f"{100 * (mb - ma) / ma:+.0f} %"
@@ -71,16 +64,13 @@ def write_maps(path, maps):
                        f"<iframe srcdoc=\"{html.escape(doc, quote=True)}\">"
                        "</iframe></div>")
         out.append("</div>")
-    tmp = path + ".tmp"
-    with open(tmp, "w") as f:
-        f.write("\n".join(out) + "\n")
-    os.replace(tmp, path)
+    write_atomic(path, "\n".join(out) + "\n")
 
 
 def main():
     data, cmds, notes, out, maps_html, mem = sys.argv[1:7]
     maps = sys.argv[7:]
-    rows = [l.rstrip("\n").split("\t") for l in open(data) if l.strip()]
+    rows = read_rows(data)
     # grouping compaction run got n under rest migrate_scanned stalls ooms
     res = collections.defaultdict(lambda: {"under": [], "rest": []})
     bad = []
@@ -101,16 +91,14 @@ def main():
 
     L = []
     w = L.append
-    now = datetime.datetime.now(datetime.timezone.utc)
     w("# Light Fragmentation Avoidance, 2005 vs 6.1")
     w("")
-    w(f"Measured {now:%Y-%m-%d %H:%M} UTC by `experiment/run.sh` on {machine()},"
+    w(f"Measured {utc_stamp()} UTC by `experiment/run.sh` on {cpus()},"
       f" guests under QEMU TCG with {mem} RAM (2 NUMA nodes, 2 vCPUs),"
       " Debian linux-source-6.1 + kernel-patches/.")
     w("")
-    for line in open(notes).read().splitlines() + bad:
-        if line.strip():
-            w(f"- **{line}**")
+    with open(notes) as f:
+        L.extend(bullets(f.read().splitlines() + bad))
     w("")
     w("## What was run")
     w("")
@@ -192,8 +180,8 @@ def main():
           " compaction at MIN_COMPACT_PRIORITY ignores block types. So"
           " compaction has (almost) nowhere to move pages to: median"
           f" `compact_migrate_scanned` per boot with compaction on was"
-          f" {statistics.median(mig['off']):.0f} with grouping off against"
-          f" {statistics.median(mig['on']):.0f} with grouping on. The 2005"
+          f" {med(mig['off']):.0f} with grouping off against"
+          f" {med(mig['on']):.0f} with grouping on. The 2005"
           " letter's comparison had no compaction at all; the"
           " compaction-off rows are the like-for-like ones.")
         w("")
@@ -238,18 +226,9 @@ def main():
     w("## Commands")
     w("")
     w("```")
-    seen = collections.OrderedDict()
-    for c in open(cmds).read().splitlines():
-        seen[c] = seen.get(c, 0) + 1
-    for c, k in seen.items():
-        w(c + (f"    # x{k}" if k > 1 else ""))
+    L.extend(commands(cmds))
     w("```")
-    text = "\n".join(L) + "\n"
-    tmp = out + ".tmp"
-    with open(tmp, "w") as f:
-        f.write(text)
-    os.replace(tmp, out)
-    sys.stdout.write(text)
+    publish(out, "\n".join(L) + "\n")
 
 
 if __name__ == "__main__":
