@@ -51,73 +51,65 @@ def sym(field, table, expr="REC->%s"):
     return '__print_symbolic(%s, %s)' % (expr % field, table)
 
 
-# name, id, [(ctype, field, size, signed, struct-code)], print fmt
+# C type -> (size, signed, struct code), as x86-64 lays them out
+CTYPES = {"unsigned long": (8, 0, "Q"), "int": (4, 1, "i"),
+          "unsigned int": (4, 0, "I"), "unsigned char": (1, 0, "B"),
+          "signed char": (1, 1, "b"), "bool": (1, 0, "B")}
+
+
+def fields(decls):
+    """'ctype name; ...' in the order of the event's TP_STRUCT__entry ->
+    [(ctype, name, size, signed, struct-code)]"""
+    out = []
+    for decl in decls.split(";"):
+        ctype, name = decl.strip().rsplit(" ", 1)
+        out.append((ctype, name) + CTYPES[ctype])
+    return out
+
+
+# name, id, fields, print fmt
 EVENTS = [
-    ("pageblock_steal", 1501, [
-        ("unsigned long", "pfn", 8, 0, "Q"),
-        ("unsigned long", "block_pfn", 8, 0, "Q"),
-        ("int", "nid", 4, 1, "i"), ("int", "free_moved", 4, 1, "i"),
-        ("int", "alike", 4, 1, "i"),
-        ("unsigned char", "zone", 1, 0, "B"),
-        ("unsigned char", "order", 1, 0, "B"),
-        ("unsigned char", "fallback_order", 1, 0, "B"),
-        ("unsigned char", "alloc_mt", 1, 0, "B"),
-        ("unsigned char", "block_mt", 1, 0, "B"),
-        ("bool", "claimed", 1, 0, "B")],
+    ("pageblock_steal", 1501, fields(
+        "unsigned long pfn; unsigned long block_pfn; int nid;"
+        " int free_moved; int alike; unsigned char zone;"
+        " unsigned char order; unsigned char fallback_order;"
+        " unsigned char alloc_mt; unsigned char block_mt; bool claimed"),
      '"pfn=0x%lx block_pfn=0x%lx nid=%d zone=%s order=%u '
      'fallback_order=%u alloc_mt=%s block_mt=%s free_moved=%d alike=%d '
      'claimed=%d", REC->pfn, REC->block_pfn, REC->nid, ' +
      sym("zone", ZONE) + ', REC->order, REC->fallback_order, ' +
      sym("alloc_mt", MT) + ', ' + sym("block_mt", MT) +
      ', REC->free_moved, REC->alike, REC->claimed'),
-    ("pageblock_flip", 1502, [
-        ("unsigned long", "pfn", 8, 0, "Q"),
-        ("unsigned long", "caller", 8, 0, "Q"),
-        ("int", "nid", 4, 1, "i"),
-        ("unsigned char", "zone", 1, 0, "B"),
-        ("unsigned char", "old_mt", 1, 0, "B"),
-        ("unsigned char", "new_mt", 1, 0, "B"),
-        ("unsigned char", "reason", 1, 0, "B")],
+    ("pageblock_flip", 1502, fields(
+        "unsigned long pfn; unsigned long caller; int nid;"
+        " unsigned char zone; unsigned char old_mt; unsigned char new_mt;"
+        " unsigned char reason"),
      '"pfn=0x%lx nid=%d zone=%s old_mt=%s new_mt=%s reason=%s caller=%pS", '
      'REC->pfn, REC->nid, ' + sym("zone", ZONE) + ', ' +
      sym("old_mt", MT) + ', ' + sym("new_mt", MT) + ', ' +
      sym("reason", FLIP) + ', (void *)REC->caller'),
-    ("pcp_drain", 1503, [
-        ("int", "cpu", 4, 1, "i"), ("int", "nid", 4, 1, "i"),
-        ("unsigned int", "nr_unmovable", 4, 0, "I"),
-        ("unsigned int", "nr_movable", 4, 0, "I"),
-        ("unsigned int", "nr_reclaimable", 4, 0, "I"),
-        ("unsigned int", "total", 4, 0, "I"),
-        ("unsigned char", "zone", 1, 0, "B"),
-        ("unsigned char", "reason", 1, 0, "B")],
+    ("pcp_drain", 1503, fields(
+        "int cpu; int nid; unsigned int nr_unmovable;"
+        " unsigned int nr_movable; unsigned int nr_reclaimable;"
+        " unsigned int total; unsigned char zone; unsigned char reason"),
      '"cpu=%d nid=%d zone=%s reason=%s unmovable=%u movable=%u '
      'reclaimable=%u total=%u", REC->cpu, REC->nid, ' +
      sym("zone", ZONE) + ', ' + sym("reason", DRAIN) +
      ', REC->nr_unmovable, REC->nr_movable, REC->nr_reclaimable, '
      'REC->total'),
-    ("migrate_folio", 1504, [
-        ("unsigned long", "src_pfn", 8, 0, "Q"),
-        ("unsigned long", "dst_pfn", 8, 0, "Q"),
-        ("int", "result", 4, 1, "i"),
-        ("unsigned char", "order", 1, 0, "B"),
-        ("unsigned char", "mode", 1, 0, "B"),
-        ("unsigned char", "reason", 1, 0, "B"),
-        ("unsigned char", "pass", 1, 0, "B"),
-        ("unsigned char", "src_mt", 1, 0, "B"),
-        ("unsigned char", "dst_mt", 1, 0, "B")],
+    ("migrate_folio", 1504, fields(
+        "unsigned long src_pfn; unsigned long dst_pfn; int result;"
+        " unsigned char order; unsigned char mode; unsigned char reason;"
+        " unsigned char pass; unsigned char src_mt; unsigned char dst_mt"),
      '"src_pfn=0x%lx dst_pfn=0x%lx order=%u mode=%s reason=%s pass=%u '
      'src_mt=%s dst_mt=%s result=%s", REC->src_pfn, REC->dst_pfn, '
      'REC->order, ' + sym("mode", MODE) + ', ' + sym("reason", MR) +
      ', REC->pass, ' + sym("src_mt", MT) + ', ' + sym("dst_mt", MT) +
      ', ' + sym("result", RESULT, "(-(REC->%s)) & 0xffffffff")),
-    ("pageblock_state", 1505, [
-        ("unsigned long", "pfn", 8, 0, "Q"),
-        ("unsigned int", "seq", 4, 0, "I"),
-        ("unsigned int", "free_pages", 4, 0, "I"),
-        ("int", "nid", 4, 1, "i"),
-        ("unsigned char", "zone", 1, 0, "B"),
-        ("unsigned char", "mt", 1, 0, "B"),
-        ("signed char", "largest_order", 1, 1, "b")],
+    ("pageblock_state", 1505, fields(
+        "unsigned long pfn; unsigned int seq; unsigned int free_pages;"
+        " int nid; unsigned char zone; unsigned char mt;"
+        " signed char largest_order"),
      '"pfn=0x%lx seq=%u nid=%d zone=%s mt=%s free_pages=%u '
      'largest_order=%d", REC->pfn, REC->seq, REC->nid, ' +
      sym("zone", ZONE) + ', ' + sym("mt", MT) +
