@@ -21,12 +21,7 @@ debug_append="debug_pagealloc=on"
 # shellcheck source=tests/lib/tap.sh
 . "$top/tests/lib/tap.sh"
 
-bz=$("$top/qemu/build-kernel.sh" --extra-config "$top/qemu/checkers.config" \
-	--extra-config "$top/qemu/debug.config")
-result $? "debug kernel builds ($bz)"
-initrd=$("$top/qemu/build-initramfs.sh")
-result $? "initramfs builds ($initrd)"
-[ "$tap_bad" -eq 0 ] || finish
+build_guest "debug kernel" "$top/qemu/checkers.config" "$top/qemu/debug.config"
 # the checkers we rely on are really in the kernel we boot
 checkers_built "$(dirname "$bz")/config" PROVE_LOCKING DEBUG_ATOMIC_SLEEP \
 	DEBUG_VM DEBUG_LIST DEBUG_PAGEALLOC KASAN
@@ -36,12 +31,8 @@ mkdir -p "$out"
 
 # --- boot 1: every guest test (run-guest.sh adds the boot options they
 # declare, e.g. movablecore= for the offline tests)
-start=$(date +%s)
-"$top/qemu/run-guest.sh" --kernel "$bz" --initrd "$initrd" --out "$out/on" \
-	--mem 1G --timeout "$tests_timeout" --append "$debug_append" --tests
-rc=$?
-echo "# guest exit status $rc, $(( $(date +%s) - start )) s"
-guest_tap "debug guest" "$out/on" $rc
+guest_boot "$out/on" 1G "$tests_timeout" "$debug_append" --tests
+guest_tap "debug guest" "$out/on" "$boot_rc"
 checkers_alive "debug tests boot" "$out/on"
 state=$out/on/06-offline-read/debug-state
 if [ -f "$out/on/status" ]; then
@@ -51,12 +42,8 @@ fi
 check_logs "tests boot" "$out/on"
 
 # --- boot 2: grouping by mobility off, the fragment scenario
-start=$(date +%s)
-"$top/qemu/run-guest.sh" --kernel "$bz" --initrd "$initrd" --out "$out/off" \
-	--mem 1G --timeout "$tests_timeout" \
-	--append "$debug_append page_group_by_mobility=off" --scenario fragment
-rc=$?
-echo "# grouping-off boot: exit status $rc, $(( $(date +%s) - start )) s"
-boot_status "debug guest, grouping off: fragment scenario" "$out/off" $rc
+guest_boot "$out/off" 1G "$tests_timeout" \
+	"$debug_append page_group_by_mobility=off" --scenario fragment
+boot_status "debug guest, grouping off: fragment scenario" "$out/off" "$boot_rc"
 check_logs "grouping-off boot" "$out/off"
 finish

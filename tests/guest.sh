@@ -29,23 +29,15 @@ host_check() {
 # into $out/NAME, require status 0 and clean kernel logs; returns 0 when
 # the results came back, so that their host checks can run
 scenario_boot() {
-	local label=$1 name=$2 mem=$3 timeout=$4 scenario=$5 rc start=$SECONDS
-	"$top/qemu/run-guest.sh" --kernel "$bz" --initrd "$initrd" \
-		--out "$out/$name" --mem "$mem" ${6:+--append "$6"} \
-		--timeout "$timeout" --scenario "$scenario"
-	rc=$?
-	echo "# $label boot: run-guest.sh exit $rc, $((SECONDS - start)) s"
-	boot_status "$label guest, $scenario scenario" "$out/$name" $rc
+	local label=$1 name=$2 scenario=$5 boot_rc
+	guest_boot "$out/$name" "$3" "$4" "${6:-}" --scenario "$scenario"
+	boot_status "$label guest, $scenario scenario" "$out/$name" "$boot_rc"
 	check_logs "$label boot" "$out/$name"
 	[ -f "$out/$name/status" ]
 }
 
-bz=$("$top/qemu/build-kernel.sh" --extra-config "$top/qemu/checkers.config" \
-	--extra-config "$top/qemu/selftests.config")
-result $? "patched kernel with checkers builds ($bz)"
-initrd=$("$top/qemu/build-initramfs.sh")
-result $? "initramfs builds ($initrd)"
-[ "$tap_bad" -eq 0 ] || finish
+build_guest "patched kernel with checkers" "$top/qemu/checkers.config" \
+	"$top/qemu/selftests.config"
 checkers_built "$(dirname "$bz")/config" PROVE_LOCKING DEBUG_ATOMIC_SLEEP \
 	DEBUG_VM DEBUG_LIST
 
@@ -57,13 +49,9 @@ mkdir -p "$out"
 # boot 79 s, the grouping-off boot 29 s (plain kernel: 57 s and 15 s).
 # The timeouts leave ~10x of that, yet a hung boot costs CI no more than
 # a quarter of an hour.
-start=$SECONDS
-"$top/qemu/run-guest.sh" --kernel "$bz" --initrd "$initrd" --out "$out/on" \
-	--mem 1G --timeout 900 --tests
-rc=$?
-echo "# tests boot: run-guest.sh exit $rc, $((SECONDS - start)) s"
+guest_boot "$out/on" 1G 900 '' --tests
 # the guest's TAP from the results tar, renumbered into ours
-guest_tap guest "$out/on" $rc
+guest_tap guest "$out/on" "$boot_rc"
 checkers_alive "tests boot" "$out/on"
 check_logs "tests boot" "$out/on"
 

@@ -194,19 +194,17 @@ chmod +x "$work/bin/qemu-system-x86_64"
 printf 'fragview-init: up 2.0 s\nTAP version 13\n1..2\nok 1 01-formats\nok 2 02-snapshot-einval\n' \
 	> "$work/console"
 
-# stub_guest NAME RC-FILE [run-guest.sh options]: run-guest.sh --tests
-# on the stub; its output in $work/NAME.log, its exit status in RC-FILE
+# stub_guest NAME RC-FILE TIMEOUT: a --tests boot (tests/lib/tap.sh
+# guest_boot, as the guest suites boot) on the stub; its output in
+# $work/NAME.log, run-guest.sh's exit status in RC-FILE
 stub_guest() {
-	local name=$1 rcfile=$2
-	shift 2
+	local bz=$work/img/bzImage initrd=$work/img/initrd boot_rc
 	PATH=$work/bin:$PATH STUB_CONSOLE=$work/console \
-		"$top/qemu/run-guest.sh" --kernel "$work/img/bzImage" \
-		--initrd "$work/img/initrd" --out "$work/$name" "$@" --tests \
-		> "$work/$name.log" 2>&1
-	echo $? > "$rcfile"
+		guest_boot "$work/$1" 1G "$3" '' --tests > "$work/$1.log" 2>&1
+	echo "$boot_rc" > "$2"
 }
 
-STUB_SLEEP=30 stub_guest stub-timeout "$work/rc.txt" --timeout 2
+STUB_SLEEP=30 stub_guest stub-timeout "$work/rc.txt" 2
 rc=$(cat "$work/rc.txt")
 result "$([ "${rc:-0}" -ne 0 ] && grep -q 'timed out' "$work/stub-timeout/run-error" &&
 	echo 0 || echo 1)" "run-guest.sh: a timeout fails and says so (exit $rc)"
@@ -222,12 +220,12 @@ mkdir -p "$work/tar"
 echo 1 > "$work/tar/status"
 printf '1..2\nok 1 01-formats\nnot ok 2 02-snapshot-einval # exit 1\n' \
 	> "$work/tar/tap"
-STUB_OUT=$work/tar stub_guest stub-results "$work/rc.txt" --timeout 20
+STUB_OUT=$work/tar stub_guest stub-results "$work/rc.txt" 20
 rc=$(cat "$work/rc.txt")
 expect "run-guest.sh: results come from the tar, not the console" "2 1 0" \
 	guest_tap guest "$work/stub-results" "$rc"
 # a result of an earlier boot in the same directory does not count
-STUB_SLEEP=30 stub_guest stub-results "$work/rc.txt" --timeout 2
+STUB_SLEEP=30 stub_guest stub-results "$work/rc.txt" 2
 expect "run-guest.sh: a stale result is not reused" "0 1 0" \
 	guest_tap guest "$work/stub-results" "$(cat "$work/rc.txt")"
 

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 #
-# tests/lib/tap.sh - TAP results and guest-boot checks shared by tests/run,
-# tests/guest.sh, tests/debug.sh and tests/harness.sh (bash, sourced).
+# tests/lib/tap.sh - TAP results, guest builds and boots, and guest-boot
+# checks shared by tests/run, tests/guest.sh, tests/debug.sh,
+# tests/selftests.sh and tests/harness.sh (bash, sourced).
 #
 # What a guest boot (qemu/run-guest.sh) leaves in its DIR and what counts:
 #   DIR/status    the guest's exit status, from the results tar; missing
@@ -15,6 +16,8 @@
 # Results are never read from the console: kernel lines interleave there.
 
 tap_n=0 tap_bad=0
+# the checkout, for the qemu/ scripts below, wherever the suite runs from
+tap_top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
 # result STATUS NAME: one TAP line of ours, numbered; STATUS 0 is ok
 result() {
@@ -50,6 +53,37 @@ tap_count() {
 	s=$(grep -Eci '^[[:space:]]*ok( [0-9]+| -).*#[[:space:]]*skip' "$1")
 	f=$(grep -Ec '^[[:space:]]*not ok( [0-9]+| -)' "$1")
 	echo "$((p - s)) $f $s"
+}
+
+# build_guest WHAT CONFIG...: the patched kernel with the extra config
+# fragments CONFIG... into $bz, and the initramfs into $initrd, one result
+# each; without both there is nothing to boot, so a failure ends the suite
+build_guest() {
+	local what=$1 c configs=()
+	shift
+	for c in "$@"; do
+		configs+=(--extra-config "$c")
+	done
+	bz=$("$tap_top/qemu/build-kernel.sh" "${configs[@]}")
+	result $? "$what builds ($bz)"
+	initrd=$("$tap_top/qemu/build-initramfs.sh")
+	result $? "initramfs builds ($initrd)"
+	[ "$tap_bad" -eq 0 ] || finish
+}
+
+# guest_boot DIR MEM TIMEOUT APPEND RUN...: boot $bz with $initrd (see
+# build_guest) into DIR, APPEND ('' for none) added to the kernel command
+# line, RUN being run-guest.sh's --tests or --scenario NAME.  Sets
+# boot_rc to run-guest.sh's exit status, which the checks below take as
+# RC, and says how long the boot took.
+guest_boot() {
+	local dir=$1 mem=$2 timeout=$3 append=$4 start=$SECONDS
+	shift 4
+	"$tap_top/qemu/run-guest.sh" --kernel "$bz" --initrd "$initrd" \
+		--out "$dir" --mem "$mem" --timeout "$timeout" \
+		${append:+--append "$append"} "$@"
+	boot_rc=$?
+	echo "# boot into $dir: run-guest.sh exit $boot_rc, $((SECONDS - start)) s"
 }
 
 # boot_returned LABEL DIR RC: did the boot in DIR bring results back?  If
