@@ -55,6 +55,21 @@ CAPS = {"small": "fragment (small, real)",
         "10x": "bigtrace 10x"}
 
 
+def ratio_row(w, wl, what, num, den, rs, runs, tolerance):
+    """one comparison of the overhead table: runs num against runs den
+    (ratio of the medians and of the minima), rs the per-boot or per-pair
+    ratios whose spread decides whether the verdict holds"""
+    target = f"<= +{100 * tolerance:.0f} %"
+    if not (num and den):
+        w(f"| {wl} | {what} | not measured | | | | | {target} | |")
+        return
+    r = med([x[2] for x in num]) / med([x[2] for x in den])
+    rmin = min(x[2] for x in num) / min(x[2] for x in den)
+    ok = verdict(r, min(rs), max(rs), tolerance)
+    w(f"| {wl} | {what} | {r:.4f} ({pct(r)}) | {min(rs):.4f} |"
+      f" {max(rs):.4f} | {rmin:.4f} | {runs} | {target} | {ok} |")
+
+
 def overhead_table(rows, part, title, w):
     ov = collections.defaultdict(list)  # (workload, flavour-mode) -> [(boot, rep, ns, events)]
     for r in rows:
@@ -73,32 +88,18 @@ def overhead_table(rows, part, title, w):
         u = ov.get((wl, "unpatched-off"), [])
         off = ov.get((wl, "patched-off"), [])
         on = ov.get((wl, "patched-on"), [])
-        if u and off:
-            r = med([x[2] for x in off]) / med([x[2] for x in u])
-            rmin = min(x[2] for x in off) / min(x[2] for x in u)
-            per_boot = []
-            for b in sorted({x[0] for x in off}):
-                ub = [x[2] for x in u if x[0] == b]
-                pb = [x[2] for x in off if x[0] == b]
-                if ub and pb:
-                    per_boot.append(med(pb) / med(ub))
-            ok = verdict(r, min(per_boot), max(per_boot), 0.01)
-            w(f"| {wl} | patched, events off / unpatched | {r:.4f} ({pct(r)}) |"
-              f" {min(per_boot):.4f} | {max(per_boot):.4f} | {rmin:.4f} |"
-              f" {len(off)} vs {len(u)} | <= +1 % | {ok} |")
-        else:
-            w(f"| {wl} | patched, events off / unpatched | not measured | | | | | <= +1 % | |")
-        if off and on:
-            pairs = {(x[0], x[1]): x[2] for x in off}
-            rs = [x[2] / pairs[(x[0], x[1])] for x in on if (x[0], x[1]) in pairs]
-            r = med([x[2] for x in on]) / med([x[2] for x in off])
-            rmin = min(x[2] for x in on) / min(x[2] for x in off)
-            ok = verdict(r, min(rs), max(rs), 0.05)
-            w(f"| {wl} | patched, events on / events off | {r:.4f} ({pct(r)}) |"
-              f" {min(rs):.4f} | {max(rs):.4f} | {rmin:.4f} | {len(on)} pairs |"
-              f" <= +5 % | {ok} |")
-        else:
-            w(f"| {wl} | patched, events on / events off | not measured | | | | | <= +5 % | |")
+        per_boot = []
+        for b in sorted({x[0] for x in off}):
+            ub = [x[2] for x in u if x[0] == b]
+            pb = [x[2] for x in off if x[0] == b]
+            if ub and pb:
+                per_boot.append(med(pb) / med(ub))
+        ratio_row(w, wl, "patched, events off / unpatched", off, u, per_boot,
+                  f"{len(off)} vs {len(u)}", 0.01)
+        pairs = {(x[0], x[1]): x[2] for x in off}
+        rs = [x[2] / pairs[(x[0], x[1])] for x in on if (x[0], x[1]) in pairs]
+        ratio_row(w, wl, "patched, events on / events off", on, off, rs,
+                  f"{len(on)} pairs", 0.05)
     w("")
     w("Medians for scale (ns): " + "; ".join(
         f"{wl} {k}: {med([x[2] for x in v]):.0f}"
