@@ -95,6 +95,18 @@ if scenario_boot cma cma 8G 900 cma hugetlb_cma=1:2G; then
 	host_check drain.py "$out/cma/cma" --reasons all
 fi
 
+# High-order atomic reserves: node 0 held below its low watermark,
+# order-3 GFP_ATOMIC slabs (slub_min_order=3) reserve blocks, a costly
+# hugetlb allocation unreserves them (qemu/guest/scenarios/highatomic.sh)
+if scenario_boot highatomic highatomic 1G 600 highatomic; then
+	h=$out/highatomic/highatomic
+	host_check highatomic.py "$h"
+	host_check replay.py "$h" --reasons highatomic_reserve,highatomic_unreserve
+	host_check steal_flip.py "$h"
+	"$fragview" check "$h/trace.dat" > "$h/fragview-check.txt" 2>&1
+	result $? "fragview check highatomic: $(head -n 1 "$h/fragview-check.txt")"
+fi
+
 # host-side checks of the captures, of a boot that brought them back
 g=$out/on
 [ -f "$g/status" ] || { echo "# no results of the tests boot to check"; finish; }

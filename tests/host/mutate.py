@@ -191,11 +191,43 @@ def high_order_as_movable(L, side):
     return L
 
 
+def _flips(L, reason):
+    return [i for i, l in enumerate(L) if ev(l) == 'pageblock_flip' and field(l, 'reason') == reason]
+
+
+def drop_reserves(L, side):
+    """A kernel that reserves without telling: no highatomic_reserve flip."""
+    gone = set(_flips(L, 'highatomic_reserve'))
+    return [l for i, l in enumerate(L) if i not in gone]
+
+
+def drop_unreserves(L, side):
+    """A kernel that gives reserves back without telling."""
+    gone = set(_flips(L, 'highatomic_unreserve'))
+    return [l for i, l in enumerate(L) if i not in gone]
+
+
+def reserve_over_limit(L, side):
+    """Two more blocks reserved right after the last reserve: past the
+    managed / 100 + one block limit of reserve_highatomic_pageblock()."""
+    L = list(L)
+    i = _flips(L, 'highatomic_reserve')[-1]
+    nid, zone = field(L[i], 'nid'), field(L[i], 'zone')
+    seq = min(int(field(l, 'seq')) for l in L if ev(l) == 'pageblock_state')
+    held = {field(l, 'pfn') for l in L if ev(l) == 'pageblock_flip'}
+    movable = [field(l, 'pfn') for l in L if ev(l) == 'pageblock_state' and
+               int(field(l, 'seq')) == seq and field(l, 'nid') == nid and
+               field(l, 'zone') == zone and field(l, 'mt') == 'Movable' and
+               field(l, 'pfn') not in held]
+    extra = [setf(setf(L[i], 'pfn', pfn), 'old_mt', 'Movable') for pfn in movable[-2:]]
+    return L[:i + 1] + extra + L[i + 1:]
+
+
 DEFECTS = {f.__name__.replace('_', '-'): f for f in (
     high_order_as_movable, flip_in_wrong_zone, order_0_hugetlb, wrong_dst_mt,
     drop_one_flip, no_flips, truncated_snapshot, block_mt_is_alloc_mt, drop_drains_but_first,
     drain_wrong_node, drain_wrong_cpu, dup_success, missing_failure, isolate_outside,
-    no_unisolate, one_block_movable)}
+    no_unisolate, one_block_movable, drop_reserves, drop_unreserves, reserve_over_limit)}
 
 if __name__ == '__main__':
     if len(sys.argv) not in (4, 6) or sys.argv[1] not in DEFECTS:

@@ -115,6 +115,20 @@ if [ -e "$F/v2-hotplug-zones.report.gz" ]; then
 		'consecutive gens, no flip lost' -- --pageblocks @SIDE@ --reasons offline,online
 fi
 
+# high-order atomic reserves (qemu/guest/scenarios/highatomic.sh)
+if [ -e "$F/highatomic.report.gz" ]; then
+	ha=(--end-pagetypeinfo "$F/highatomic.end.pagetypeinfo"
+	    --zoneinfo "$F/highatomic.start.zoneinfo")
+	case_ drop-reserves highatomic.py highatomic.report.gz highatomic.mid.pagetypeinfo \
+		'highatomic_reserve flips' -- --mid-pagetypeinfo @SIDE@ "${ha[@]}"
+	case_ drop-unreserves highatomic.py highatomic.report.gz highatomic.mid.pagetypeinfo \
+		'highatomic_unreserve flips' -- --mid-pagetypeinfo @SIDE@ "${ha[@]}"
+	case_ reserve-over-limit highatomic.py highatomic.report.gz highatomic.mid.pagetypeinfo \
+		'more HighAtomic blocks than the kernel allows' -- --mid-pagetypeinfo @SIDE@ "${ha[@]}"
+	case_ drop-reserves replay.py highatomic.report.gz - \
+		'flips with reason highatomic_reserve' -- --reasons highatomic_reserve,highatomic_unreserve
+fi
+
 echo "# defect -> caught (mutation of a real report; oracle; fixture; the failing check)"
 for row in "${table[@]}"; do
 	IFS='|' read -r d o fx c why <<<"$row"
