@@ -26,9 +26,14 @@ if [ ! -d "$pristine" ]; then
 	tar -C "$cache" -xf /usr/src/linux-source-6.1.tar.xz || exit 1
 fi
 
-work=$(mktemp -d)
+# a hard-link farm must sit on the pristine tree's file system (/tmp may
+# be a tmpfs); a failed copy is a failure, not a silent half tree
+work=$(mktemp -d "$cache/.patches.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-cp -al "$pristine" "$work/linux"
+if ! cp -al "$pristine" "$work/linux" 2> "$work/cp.err"; then
+	result 1 "hard-link copy of the pristine tree: $(head -n 1 "$work/cp.err")"
+	finish
+fi
 
 mapfile -t patches < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$series")
 result $(( ${#patches[@]} > 0 ? 0 : 1 )) "series lists patches (${#patches[@]})"
