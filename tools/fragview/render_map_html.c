@@ -21,9 +21,13 @@
 #include "integrity.h"
 #include "render_map_common.h"
 
-/* html/ assets, compiled in by html/embed.sh (html/assets.c) */
+/*
+ * html/ assets, compiled in by html/embed.sh (html/assets.c).  Not
+ * selftest.js: test code, which tests/html/run.sh adds to the pages it
+ * opens.
+ */
 extern const char fv_html_css[], fv_html_body[], fv_html_js[],
-		  fv_html_charts_js[], fv_html_selftest_js[];
+		  fv_html_charts_js[];
 
 struct html_ctx {
 	FILE *out;
@@ -446,8 +450,6 @@ int render_map_html(FILE *out, const struct fv_model *m,
 	fputs("<script type=\"application/json\" id=\"fv-data\">\n", out);
 	if (put_data(&c, o))
 		goto out;
-	fputs("</script>\n<script>\n", out);
-	fputs(fv_html_selftest_js, out);
 	fputs("</script>\n<script>\n", out);
 	fputs(fv_html_charts_js, out);
 	fputs("</script>\n<script>\n", out);

@@ -5,9 +5,10 @@
 #
 # For the synthetic fixture and a trace.dat read by `fragview map` it writes
 # the page, computes the expected type of every block at a few times from the
-# txt map at those times, opens the page with "#selftest;exp=TS:TYPES;..."
-# and reads the PASS/FAIL lines the page writes into <pre id="selftest">
-# (--dump-dom).  Also checks the browser log for uncaught errors, takes
+# txt map at those times, adds the checks of html/selftest.js to the page
+# (fragview leaves test code out of what it writes), opens it with
+# "#selftest;exp=TS:TYPES;..." and reads the PASS/FAIL lines the page writes
+# into <pre id="selftest"> (--dump-dom).  Also checks the browser log for uncaught errors, takes
 # screenshots into out/html/ and measures a 1 M event capture.
 #
 # Prints "ok - ..." / "not ok - ..." lines, "# ..." notes, and ends with
@@ -58,6 +59,21 @@ run_chrome() {
 	rc=$?
 	rm -rf "$profile"
 	return $rc
+}
+
+# add_selftest HTML - put html/selftest.js into the page, before the page's
+# own scripts (fragview.js runs the self-test at its end if it is defined):
+# right after the JSON data, the first line that is just "</script>"
+add_selftest() {
+	awk -v js="$fv/html/selftest.js" '
+		{ print }
+		/^<\/script>$/ && !done {
+			print "<script>"
+			while ((getline line < js) > 0)
+				print line
+			print "</script>"
+			done = 1
+		}' "$1" >"$1.tmp" && mv "$1.tmp" "$1"
 }
 
 # selftest NAME HTML EXPFILE [CHROME ARGS] - open the page in self-test
@@ -119,6 +135,7 @@ screenshot() {
 
 # --- the synthetic fixture (tests/test_render.c) ---
 if "$fv/tests/test_render" --html "$out/fixture.html" >"$out/fixture.exp"; then
+	add_selftest "$out/fixture.html"
 	selftest fixture "$out/fixture.html" "$out/fixture.exp"
 	# canvas pixels vs CSS pixels: a high-DPI screen
 	selftest fixture-hidpi "$out/fixture.html" "$out/fixture.exp" \
@@ -149,6 +166,7 @@ fi
 
 # --- a capture without blocks: the page must still load cleanly ---
 if "$fv/tests/test_render" --empty-html "$out/empty.html" >/dev/null; then
+	add_selftest "$out/empty.html"
 	echo "exp=0:" >"$out/empty.exp"
 	selftest_quiet=1 selftest empty "$out/empty.html" "$out/empty.exp"
 	if grep -q '^PASS no-js-errors' "$out/empty.selftest" &&
@@ -174,6 +192,17 @@ capture_test() {
 		not_ok "$name: fragview map $cap --format html failed"
 		return
 	fi
+	# what users get has no test code: the definition of the self-test,
+	# or its longest line, would give it away
+	longest=$(awk 'length > length(l) { l = $0 } END { print l }' \
+		"$fv/html/selftest.js")
+	if grep -q 'fragviewSelftest = function' "$out/$name.html" ||
+	   grep -qF -- "$longest" "$out/$name.html"; then
+		not_ok "$name: fragview map --format html output contains html/selftest.js"
+	else
+		ok "$name: fragview map --format html output has no self-test code"
+	fi
+	add_selftest "$out/$name.html"
 	t0=$(sed -n 's/.*"t0":\([0-9]*\),"tEnd":\([0-9]*\).*/\1/p' "$out/$name.html")
 	te=$(sed -n 's/.*"t0":\([0-9]*\),"tEnd":\([0-9]*\).*/\2/p' "$out/$name.html")
 	: >"$out/$name.exp"
@@ -261,6 +290,7 @@ if [ "${FRAGVIEW_HTML_BIG:-1}" != 0 ]; then
 		end=$(date +%s%N)
 		size=$(stat -c %s "$out/big.html")
 		echo "# big: model of 1 M events + HTML written in $(( (end - start) / 1000000 )) ms, $size bytes"
+		add_selftest "$out/big.html"
 		if [ "$size" -lt 10000000 ]; then
 			ok "big: page of 1 M events is $((size / 1024)) KiB (< 10 MB)"
 		else
