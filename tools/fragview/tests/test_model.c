@@ -5,37 +5,25 @@
 
 #include "../integrity.h"
 #include "../model.h"
+#include "builders.h"
 #include "test.h"
 
 #define U FV_MT_UNMOVABLE
 #define M FV_MT_MOVABLE
 #define R FV_MT_RECLAIMABLE
 
+/* Node 0; flips are steals in Normal: what most tests need. */
 static struct fv_event state(uint64_t ts, uint32_t seq, uint64_t pfn,
 			     uint8_t zone, uint8_t mt)
 {
-	struct fv_event e = { .ts = ts, .kind = FV_EV_STATE };
-
-	e.state.pfn = pfn;
-	e.state.seq = seq;
-	e.state.zone = zone;
-	e.state.mt = mt;
-	e.state.free_pages = pfn & 0xff;
-	e.state.largest_order = 3;
-	return e;
+	return ev_state(ts, seq, 0, zone, pfn, mt);
 }
 
 static struct fv_event flip(uint64_t ts, uint64_t pfn, uint8_t old_mt,
 			    uint8_t new_mt)
 {
-	struct fv_event e = { .ts = ts, .kind = FV_EV_FLIP };
-
-	e.flip.pfn = pfn;
-	e.flip.zone = FV_ZONE_NORMAL;
-	e.flip.old_mt = old_mt;
-	e.flip.new_mt = new_mt;
-	e.flip.reason = FV_FLIP_STEAL;
-	return e;
+	return ev_flip(ts, 0, FV_ZONE_NORMAL, pfn, old_mt, new_mt,
+		       FV_FLIP_STEAL);
 }
 
 /* Four Normal blocks at 0x1000.. in one snapshot (seq 1) at t=100. */
@@ -43,17 +31,8 @@ static void base4(struct fv_model *m)
 {
 	const uint8_t t[4] = { M, M, U, R };
 
-	for (int i = 0; i < 4; i++) {
-		struct fv_event e = state(100, 1, 0x1000 + i * 512,
-					  FV_ZONE_NORMAL, t[i]);
-
-		CHECK_EQ(fv_model_apply(m, &e), 0);
-	}
-}
-
-static void apply(struct fv_model *m, struct fv_event e)
-{
-	CHECK_EQ(fv_model_apply(m, &e), 0);
+	for (int i = 0; i < 4; i++)
+		feed(m, state(100, 1, 0x1000 + i * 512, FV_ZONE_NORMAL, t[i]));
 }
 
 static void test_types_at_exact(void)
@@ -63,10 +42,10 @@ static void test_types_at_exact(void)
 
 	fv_model_init(&m);
 	base4(&m);
-	apply(&m, flip(200, 0x1000, M, U));
-	apply(&m, flip(300, 0x1200, M, R));
-	apply(&m, flip(300, 0x1000, U, M));
-	apply(&m, flip(400, 0x1600, R, M));
+	feed(&m, flip(200, 0x1000, M, U));
+	feed(&m, flip(300, 0x1200, M, R));
+	feed(&m, flip(300, 0x1000, U, M));
+	feed(&m, flip(400, 0x1600, R, M));
 	fv_model_finish(&m);
 
 	CHECK_EQ(m.nr_blocks, 4);
@@ -102,15 +81,15 @@ static void test_find_and_unknown_pfns(void)
 	CHECK_EQ(fv_model_find_block(&m, 0x1800), -1);
 	CHECK_EQ(fv_model_find_block(&m, 0), -1);
 	e.migrate.src_pfn = 0x99999;
-	apply(&m, e);
+	feed(&m, e);
 	CHECK_EQ(m.unknown_blocks, 1);
 	e.migrate.src_pfn = 0x1201;
 	e.migrate.result = -16;
-	apply(&m, e);
+	feed(&m, e);
 	CHECK_EQ(m.unknown_blocks, 1);
 	CHECK_EQ(m.blocks[1].n.migrate_fail, 1);
 	/* a flip naming a new block extends the table */
-	apply(&m, flip(600, 0x8000, M, U));
+	feed(&m, flip(600, 0x8000, M, U));
 	CHECK_EQ(m.nr_blocks, 5);
 	fv_model_finish(&m);
 	CHECK_EQ(fv_model_find_block(&m, 0x8001), 4);
@@ -126,8 +105,8 @@ static void test_out_of_order(void)
 
 	fv_model_init(&m);
 	base4(&m);
-	apply(&m, flip(500, 0x1000, M, U));
-	apply(&m, flip(300, 0x1200, M, U));	/* late: treated as t=500 */
+	feed(&m, flip(500, 0x1000, M, U));
+	feed(&m, flip(300, 0x1200, M, U));	/* late: treated as t=500 */
 	fv_model_finish(&m);
 	CHECK_EQ(m.out_of_order, 1);
 	CHECK(m.flips[0].ts <= m.flips[1].ts);
@@ -145,12 +124,12 @@ static void test_sorting_renumbers(void)
 
 	fv_model_init(&m);
 	/* arrive as DMA32 0x9000, Normal 0x200, DMA32 0x8000 */
-	apply(&m, state(10, 7, 0x9000, FV_ZONE_DMA32, M));
-	apply(&m, state(10, 7, 0x200, FV_ZONE_NORMAL, U));
-	apply(&m, state(10, 7, 0x8000, FV_ZONE_DMA32, R));
-	apply(&m, flip(20, 0x200, U, M));
+	feed(&m, state(10, 7, 0x9000, FV_ZONE_DMA32, M));
+	feed(&m, state(10, 7, 0x200, FV_ZONE_NORMAL, U));
+	feed(&m, state(10, 7, 0x8000, FV_ZONE_DMA32, R));
+	feed(&m, flip(20, 0x200, U, M));
 	for (int i = 0; i < 20; i++)
-		apply(&m, flip(30 + i, 0x9000, i & 1 ? U : M, i & 1 ? M : U));
+		feed(&m, flip(30 + i, 0x9000, i & 1 ? U : M, i & 1 ? M : U));
 	fv_model_finish(&m);
 	CHECK_EQ(m.blocks[0].pfn, 0x8000);
 	CHECK_EQ(m.blocks[1].pfn, 0x9000);
@@ -193,14 +172,14 @@ static void test_check_replay(void)
 	fv_model_init(&m);
 	base4(&m);
 	CHECK_EQ(fv_model_check(&m, &c, mm), -1);	/* one snapshot */
-	apply(&m, flip(200, 0x1000, M, U));
-	apply(&m, flip(210, 0x1200, M, R));
+	feed(&m, flip(200, 0x1000, M, U));
+	feed(&m, flip(210, 0x1200, M, R));
 	/* second snapshot: block 1 says Unmovable (a flip was lost) */
-	apply(&m, state(300, 2, 0x1000, FV_ZONE_NORMAL, U));
-	apply(&m, state(300, 2, 0x1200, FV_ZONE_NORMAL, U));
-	apply(&m, state(300, 2, 0x1400, FV_ZONE_NORMAL, U));
+	feed(&m, state(300, 2, 0x1000, FV_ZONE_NORMAL, U));
+	feed(&m, state(300, 2, 0x1200, FV_ZONE_NORMAL, U));
+	feed(&m, state(300, 2, 0x1400, FV_ZONE_NORMAL, U));
 	/* a flip after the last snapshot record does not count */
-	apply(&m, flip(400, 0x1400, U, M));
+	feed(&m, flip(400, 0x1400, U, M));
 	fv_model_finish(&m);
 	CHECK_EQ(m.nr_snapshots, 2);
 	CHECK_EQ(fv_model_check(&m, &c, mm), 0);
@@ -224,13 +203,13 @@ static void test_check_clean_and_new_block(void)
 	fv_model_init(&m);
 	base4(&m);
 	init.flip.reason = FV_FLIP_INIT;
-	apply(&m, init);			/* hot-added block */
-	apply(&m, flip(200, 0x1600, R, U));
+	feed(&m, init);			/* hot-added block */
+	feed(&m, flip(200, 0x1600, R, U));
 	for (int i = 0; i < 4; i++)
-		apply(&m, state(300, 5, 0x1000 + i * 512, FV_ZONE_NORMAL,
+		feed(&m, state(300, 5, 0x1000 + i * 512, FV_ZONE_NORMAL,
 				i == 3 ? U : i == 2 ? U : M));
-	apply(&m, state(300, 5, 0x4000, FV_ZONE_NORMAL, M));
-	apply(&m, state(300, 5, 0x6000, FV_ZONE_NORMAL, M));	/* never replayed */
+	feed(&m, state(300, 5, 0x4000, FV_ZONE_NORMAL, M));
+	feed(&m, state(300, 5, 0x6000, FV_ZONE_NORMAL, M));	/* never replayed */
 	fv_model_finish(&m);
 	CHECK_EQ(fv_model_check(&m, &c, mm), 0);
 	CHECK_EQ(c.nr_compared, 6);
@@ -251,7 +230,7 @@ static void test_bucket_merging(void)
 	for (t = 1; t <= 1000; t++) {
 		uint8_t from = t & 1 ? M : U, to = t & 1 ? U : M;
 
-		apply(&m, flip(100 + t * (span / 1000), 0x1000, from, to));
+		feed(&m, flip(100 + t * (span / 1000), 0x1000, from, to));
 	}
 	fv_model_finish(&m);
 	CHECK(m.bucket_ns * FV_NBUCKETS > span);
@@ -283,9 +262,9 @@ static void test_many_blocks(void)
 
 	fv_model_init(&m);
 	for (size_t i = 0; i < n; i++)
-		apply(&m, state(1, 1, (n - i) * 512, FV_ZONE_NORMAL, i % 3));
+		feed(&m, state(1, 1, (n - i) * 512, FV_ZONE_NORMAL, i % 3));
 	for (size_t i = 0; i < n; i += 7)
-		apply(&m, flip(2, (n - i) * 512, i % 3, FV_MT_ISOLATE));
+		feed(&m, flip(2, (n - i) * 512, i % 3, FV_MT_ISOLATE));
 	fv_model_finish(&m);
 	CHECK_EQ(m.nr_blocks, n);
 	mt = malloc(n);
@@ -333,12 +312,12 @@ static void test_pageblock_order_inferred(void)
 	fv_model_init(&m);
 	/* a kernel without CONFIG_HUGETLB_PAGE: 1024-page blocks */
 	for (int i = 0; i < 4; i++)
-		apply(&m, state(1, 1, i * 1024, FV_ZONE_NORMAL, M));
+		feed(&m, state(1, 1, i * 1024, FV_ZONE_NORMAL, M));
 	fv_model_finish(&m);
 	CHECK_EQ(m.pageblock_order, 10);
 	CHECK_EQ(fv_model_find_block(&m, 0x600), 1);	/* second half */
 	e.migrate.src_pfn = 0x700;
-	apply(&m, e);
+	feed(&m, e);
 	CHECK_EQ(m.unknown_blocks, 0);
 	fv_model_free(&m);
 
@@ -350,8 +329,8 @@ static void test_pageblock_order_inferred(void)
 	fv_model_free(&m);
 	fv_model_init(&m);
 	fv_model_set_pageblock_order(&m, 9);
-	apply(&m, state(1, 1, 0x400, FV_ZONE_NORMAL, M));
-	apply(&m, state(1, 1, 0xc00, FV_ZONE_NORMAL, M));
+	feed(&m, state(1, 1, 0x400, FV_ZONE_NORMAL, M));
+	feed(&m, state(1, 1, 0xc00, FV_ZONE_NORMAL, M));
 	fv_model_finish(&m);
 	CHECK_EQ(m.pageblock_order, 9);
 	fv_model_free(&m);
@@ -362,36 +341,19 @@ static void test_pageblock_order_inferred(void)
 static struct fv_event gstate(uint64_t ts, uint32_t seq, uint64_t pfn,
 			      uint8_t mt, uint64_t gen)
 {
-	struct fv_event e = state(ts, seq, pfn, FV_ZONE_NORMAL, mt);
-
-	e.flags = FV_EVF_GEN;
-	e.state.gen = gen;
-	return e;
+	return with_gen(state(ts, seq, pfn, FV_ZONE_NORMAL, mt), gen);
 }
 
 static struct fv_event gflip(uint64_t ts, uint64_t pfn, uint8_t old_mt,
 			     uint8_t new_mt, uint64_t gen)
 {
-	struct fv_event e = flip(ts, pfn, old_mt, new_mt);
-
-	e.flags = FV_EVF_GEN;
-	e.flip.gen = gen;
-	return e;
+	return with_gen(flip(ts, pfn, old_mt, new_mt), gen);
 }
 
 static struct fv_event snap(uint64_t ts, uint32_t seq, int phase,
 			    uint32_t nr, uint64_t gen)
 {
-	struct fv_event e = { .ts = ts, .kind = FV_EV_SNAPSHOT };
-
-	e.snap.seq = seq;
-	e.snap.zone = FV_ZONE_NORMAL;
-	e.snap.phase = phase;
-	e.snap.nr_blocks = nr;
-	e.snap.gen = gen;
-	e.snap.start_pfn = 0x1000;
-	e.snap.end_pfn = 0x1800;
-	return e;
+	return ev_snap(ts, seq, 0, FV_ZONE_NORMAL, phase, nr, gen);
 }
 
 /*
@@ -421,7 +383,7 @@ static void build_skewed(struct fv_model *m, bool with_gen)
 	for (size_t i = 0; i < sizeof(ev) / sizeof(ev[0]); i++) {
 		if (!with_gen)
 			ev[i].flags = 0;
-		apply(m, ev[i]);
+		feed(m, ev[i]);
 	}
 	fv_model_finish(m);
 }
@@ -475,9 +437,9 @@ static void test_zone_straddle_issue(void)
 
 	dma32.state.zone = FV_ZONE_DMA32;
 	fv_model_init(&m);
-	apply(&m, dma32);
-	apply(&m, gstate(102, 1, 0x1000, U, 4));
-	apply(&m, gstate(103, 1, 0x1200, M, 4));
+	feed(&m, dma32);
+	feed(&m, gstate(102, 1, 0x1000, U, 4));
+	feed(&m, gstate(103, 1, 0x1200, M, 4));
 	fv_model_finish(&m);
 	CHECK_EQ(fv_model_issues(&m, &is), 0);
 	CHECK_EQ(is.nr, 1);
@@ -490,8 +452,8 @@ static void test_zone_straddle_issue(void)
 
 	/* the same block in DMA32, then in Normal in a later snapshot */
 	fv_model_init(&m);
-	apply(&m, dma32);
-	apply(&m, gstate(200, 2, 0x1000, U, 4));
+	feed(&m, dma32);
+	feed(&m, gstate(200, 2, 0x1000, U, 4));
 	fv_model_finish(&m);
 	CHECK_EQ(fv_model_issues(&m, &is), 0);
 	CHECK_EQ(is.nr_kind[FV_ISSUE_STRADDLE], 0);
@@ -507,16 +469,16 @@ static void test_gen_gap_and_snapshot_issues(void)
 
 	fv_model_init(&m);
 	m.expect_snap_events = true;
-	apply(&m, snap(100, 1, FV_SNAP_BEGIN, 2, 10));
-	apply(&m, gstate(101, 1, 0x1000, M, 10));
-	apply(&m, gstate(102, 1, 0x1200, M, 10));
-	apply(&m, snap(103, 1, FV_SNAP_END, 2, 10));
-	apply(&m, gflip(2000000000, 0x1000, M, U, 11));
+	feed(&m, snap(100, 1, FV_SNAP_BEGIN, 2, 10));
+	feed(&m, gstate(101, 1, 0x1000, M, 10));
+	feed(&m, gstate(102, 1, 0x1200, M, 10));
+	feed(&m, snap(103, 1, FV_SNAP_END, 2, 10));
+	feed(&m, gflip(2000000000, 0x1000, M, U, 11));
 	/* gens 12 and 13 lost */
-	apply(&m, gflip(3000000000, 0x1200, M, U, 14));
+	feed(&m, gflip(3000000000, 0x1200, M, U, 14));
 	/* snapshot 2 lost a state and its end */
-	apply(&m, snap(4000000000, 2, FV_SNAP_BEGIN, 2, 15));
-	apply(&m, gstate(4000000001, 2, 0x1000, U, 15));
+	feed(&m, snap(4000000000, 2, FV_SNAP_BEGIN, 2, 15));
+	feed(&m, gstate(4000000001, 2, 0x1000, U, 15));
 	fv_model_finish(&m);
 	CHECK_EQ(fv_model_issues(&m, &is), 0);
 	CHECK_EQ(is.nr, 3);
@@ -536,8 +498,8 @@ static void test_gen_gap_and_snapshot_issues(void)
 	/* states of a zone whose begin and end were both lost */
 	fv_model_init(&m);
 	m.expect_snap_events = true;
-	apply(&m, state(100, 1, 0x1000, FV_ZONE_NORMAL, M));
-	apply(&m, state(100, 1, 0x1200, FV_ZONE_NORMAL, M));
+	feed(&m, state(100, 1, 0x1000, FV_ZONE_NORMAL, M));
+	feed(&m, state(100, 1, 0x1200, FV_ZONE_NORMAL, M));
 	fv_model_finish(&m);
 	CHECK_EQ(fv_model_issues(&m, &is), 0);
 	CHECK_EQ(is.nr, 1);
@@ -547,7 +509,7 @@ static void test_gen_gap_and_snapshot_issues(void)
 	fv_model_free(&m);
 	/* the same states in a v1 capture (no pageblock_snapshot format) */
 	fv_model_init(&m);
-	apply(&m, state(100, 1, 0x1000, FV_ZONE_NORMAL, M));
+	feed(&m, state(100, 1, 0x1000, FV_ZONE_NORMAL, M));
 	fv_model_finish(&m);
 	CHECK_EQ(fv_model_issues(&m, &is), 0);
 	CHECK_EQ(is.nr, 0);
@@ -567,12 +529,12 @@ static void test_lost_events(void)
 	base4(&m);
 	e.lost.count = 42;
 	e.lost.prev_ts = 5000000000ULL;
-	apply(&m, e);
+	feed(&m, e);
 	e.cpu = 0;
 	e.lost.count = -1;
 	e.lost.prev_ts = 0;
 	e.ts = 6000000000ULL;
-	apply(&m, e);
+	feed(&m, e);
 	fv_model_finish(&m);
 	CHECK_EQ(fv_model_issues(&m, &is), 0);
 	CHECK_EQ(is.nr, 2);
@@ -602,22 +564,22 @@ static void test_offline_online(void)
 
 	fv_model_init(&m);
 	for (int i = 0; i < 4; i++)
-		apply(&m, gstate(100, 1, 0x1000 + i * 512, M, 9));
-	apply(&m, gflip(150, 0x1200, M, FV_MT_ISOLATE, 10));
+		feed(&m, gstate(100, 1, 0x1000 + i * 512, M, 9));
+	feed(&m, gflip(150, 0x1200, M, FV_MT_ISOLATE, 10));
 	off.flip.reason = FV_FLIP_OFFLINE;
-	apply(&m, off);
+	feed(&m, off);
 	on.flip.reason = FV_FLIP_ONLINE;
 	on.flip.zone = FV_ZONE_MOVABLE;
-	apply(&m, on);
+	feed(&m, on);
 	un.flip.zone = FV_ZONE_MOVABLE;
-	apply(&m, un);
+	feed(&m, un);
 	for (int i = 0; i < 4; i++) {
 		struct fv_event e = gstate(400, 2, 0x1000 + i * 512, M,
 					   i == 1 ? 4 : 11);
 
 		if (i == 1)
 			e.state.zone = FV_ZONE_MOVABLE;
-		apply(&m, e);
+		feed(&m, e);
 	}
 	fv_model_finish(&m);
 	CHECK_EQ(m.nr_blocks, 5);

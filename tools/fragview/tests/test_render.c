@@ -25,6 +25,7 @@
 
 #include "../model.h"
 #include "../render.h"
+#include "builders.h"
 #include "test.h"
 
 static char golden_dir[4096];
@@ -35,84 +36,27 @@ static bool update_golden;
 #define PPB 512			/* pages per block, pageblock_order 9 */
 #define SEC 1000000000ULL
 
-static void feed(struct fv_model *m, const struct fv_event *ev)
-{
-	if (fv_model_apply(m, ev)) {
-		fprintf(stderr, "fv_model_apply failed\n");
-		exit(2);
-	}
-}
-
+/* Free space differs from block to block: the details show it. */
 static void state(struct fv_model *m, uint64_t ts, uint32_t seq, int nid,
 		  int zone, uint64_t pfn, int mt)
 {
-	struct fv_event ev = { .ts = ts, .kind = FV_EV_STATE };
+	struct fv_event ev = ev_state(ts, seq, nid, zone, pfn, mt);
 
-	ev.state.pfn = pfn;
-	ev.state.seq = seq;
-	ev.state.nid = nid;
-	ev.state.zone = zone;
-	ev.state.mt = mt;
 	ev.state.free_pages = (pfn / PPB) % 300;
 	ev.state.largest_order = (pfn / PPB) % 11 - 1;
-	feed(m, &ev);
+	feed(m, ev);
 }
 
-static void flip(struct fv_model *m, uint64_t ts, int nid, int zone,
-		 uint64_t pfn, int old_mt, int new_mt, int reason)
-{
-	struct fv_event ev = { .ts = ts, .kind = FV_EV_FLIP };
-
-	ev.flip.pfn = pfn;
-	ev.flip.nid = nid;
-	ev.flip.zone = zone;
-	ev.flip.old_mt = old_mt;
-	ev.flip.new_mt = new_mt;
-	ev.flip.reason = reason;
-	feed(m, &ev);
-}
-
+/* A page inside the block, from an order-3 fallback list. */
 static void steal(struct fv_model *m, uint64_t ts, int nid, int zone,
 		  uint64_t pfn, int alloc_mt, int block_mt, bool claimed)
 {
-	struct fv_event ev = { .ts = ts, .kind = FV_EV_STEAL };
+	struct fv_event ev = ev_steal(ts, nid, zone, pfn, alloc_mt, block_mt,
+				      claimed);
 
 	ev.steal.pfn = pfn + 8;
-	ev.steal.block_pfn = pfn;
-	ev.steal.nid = nid;
-	ev.steal.zone = zone;
-	ev.steal.order = 0;
 	ev.steal.fallback_order = 3;
-	ev.steal.alloc_mt = alloc_mt;
-	ev.steal.block_mt = block_mt;
-	ev.steal.claimed = claimed;
-	feed(m, &ev);
-}
-
-static void migrate(struct fv_model *m, uint64_t ts, uint64_t src, int result)
-{
-	struct fv_event ev = { .ts = ts, .kind = FV_EV_MIGRATE };
-
-	ev.migrate.src_pfn = src;
-	ev.migrate.dst_pfn = src + 0x40000;
-	ev.migrate.result = result;
-	ev.migrate.mode = FV_MODE_ASYNC;
-	ev.migrate.reason = FV_MR_COMPACTION;
-	ev.migrate.src_mt = FV_MT_MOVABLE;
-	ev.migrate.dst_mt = FV_MT_MOVABLE;
-	feed(m, &ev);
-}
-
-static void drain(struct fv_model *m, uint64_t ts, int nid, int zone)
-{
-	struct fv_event ev = { .ts = ts, .kind = FV_EV_DRAIN };
-
-	ev.drain.nid = nid;
-	ev.drain.zone = zone;
-	ev.drain.nr[1] = 31;
-	ev.drain.total = 31;
-	ev.drain.reason = FV_DRAIN_VMSTAT;
-	feed(m, &ev);
+	feed(m, ev);
 }
 
 /* Initial type of block k of a zone: mostly Movable, a pattern of others. */
@@ -168,25 +112,30 @@ static void build_fixture(struct fv_model *m)
 		steal(m, ts, 0, FV_ZONE_DMA32, pfn, FV_MT_UNMOVABLE,
 		      FV_MT_MOVABLE, k % 2 == 0);
 		if (k % 2 == 0)
-			flip(m, ts, 0, FV_ZONE_DMA32, pfn, FV_MT_MOVABLE,
-			     FV_MT_UNMOVABLE, FV_FLIP_STEAL);
-		drain(m, ts + 1000, 0, FV_ZONE_DMA32);
+			feed(m, ev_flip(ts, 0, FV_ZONE_DMA32, pfn,
+					FV_MT_MOVABLE, FV_MT_UNMOVABLE,
+					FV_FLIP_STEAL));
+		feed(m, ev_drain(ts + 1000, 0, 0, FV_ZONE_DMA32, 31));
 	}
 	/* by FIX_MID (5.5 s): compaction moves pages, an isolation */
 	ts = FIX_MID - 100000000;
 	for (unsigned int k = 0; k < 5; k++)
-		migrate(m, ts + k * 1000, N1_NORMAL + 7 * PPB + k, k == 4 ? -16 : 0);
-	flip(m, ts + 10000, 1, FV_ZONE_NORMAL, N1_NORMAL + 2 * PPB,
-	     FV_MT_MOVABLE, FV_MT_ISOLATE, FV_FLIP_ISOLATE);
-	flip(m, FIX_MID, 1, FV_ZONE_NORMAL, N1_NORMAL + 20 * PPB,
-	     FV_MT_HIGHATOMIC, FV_MT_MOVABLE, FV_FLIP_HIGHATOMIC_UNRESERVE);
+		feed(m, ev_migrate(ts + k * 1000, N1_NORMAL + 7 * PPB + k,
+				   k == 4 ? -16 : 0));
+	feed(m, ev_flip(ts + 10000, 1, FV_ZONE_NORMAL, N1_NORMAL + 2 * PPB,
+			FV_MT_MOVABLE, FV_MT_ISOLATE, FV_FLIP_ISOLATE));
+	feed(m, ev_flip(FIX_MID, 1, FV_ZONE_NORMAL, N1_NORMAL + 20 * PPB,
+			FV_MT_HIGHATOMIC, FV_MT_MOVABLE,
+			FV_FLIP_HIGHATOMIC_UNRESERVE));
 	/* after the middle: unisolate, a reserve, hot-added block appears */
-	flip(m, FIX_MID + 1, 1, FV_ZONE_NORMAL, N1_NORMAL + 2 * PPB,
-	     FV_MT_ISOLATE, FV_MT_MOVABLE, FV_FLIP_UNISOLATE);
-	flip(m, FIX_MID + 200000000, 0, FV_ZONE_DMA32, N0_DMA32 + 9 * PPB,
-	     FV_MT_MOVABLE, FV_MT_HIGHATOMIC, FV_FLIP_HIGHATOMIC_RESERVE);
-	flip(m, FIX_MID + 300000000, 1, FV_ZONE_NORMAL, N1_NORMAL + 26 * PPB,
-	     FV_MT_UNKNOWN, FV_MT_MOVABLE, FV_FLIP_INIT);
+	feed(m, ev_flip(FIX_MID + 1, 1, FV_ZONE_NORMAL, N1_NORMAL + 2 * PPB,
+			FV_MT_ISOLATE, FV_MT_MOVABLE, FV_FLIP_UNISOLATE));
+	feed(m, ev_flip(FIX_MID + 200000000, 0, FV_ZONE_DMA32,
+			N0_DMA32 + 9 * PPB, FV_MT_MOVABLE, FV_MT_HIGHATOMIC,
+			FV_FLIP_HIGHATOMIC_RESERVE));
+	feed(m, ev_flip(FIX_MID + 300000000, 1, FV_ZONE_NORMAL,
+			N1_NORMAL + 26 * PPB, FV_MT_UNKNOWN, FV_MT_MOVABLE,
+			FV_FLIP_INIT));
 	steal(m, FIX_MID + 300000001, 1, FV_ZONE_NORMAL, N1_NORMAL + 3 * PPB,
 	      FV_MT_RECLAIMABLE, FV_MT_MOVABLE, false);
 	/* final snapshot */
@@ -224,8 +173,8 @@ static void build_big(struct fv_model *m, size_t nb, size_t nev)
 			if (to == cur[k])	/* a flip changes the type */
 				to = (to + 1) % 3;
 
-			flip(m, ts, 0, zone, 0x1000 + k * PPB, cur[k], to,
-			     FV_FLIP_STEAL);
+			feed(m, ev_flip(ts, 0, zone, 0x1000 + k * PPB, cur[k],
+					to, FV_FLIP_STEAL));
 			cur[k] = to;
 			break;
 		}
@@ -234,10 +183,11 @@ static void build_big(struct fv_model *m, size_t nb, size_t nev)
 			      cur[k], false);
 			break;
 		case 4: case 5: case 6:
-			migrate(m, ts, 0x1000 + k * PPB + 5, (seed >> 45) % 8 ? 0 : -11);
+			feed(m, ev_migrate(ts, 0x1000 + k * PPB + 5,
+					   (seed >> 45) % 8 ? 0 : -11));
 			break;
 		default:
-			drain(m, ts, 0, zone);
+			feed(m, ev_drain(ts, 0, 0, zone, 31));
 		}
 	}
 	free(cur);
@@ -852,16 +802,9 @@ static void build_holes(struct fv_model *m)
 		state(m, FIX_T0, 1, 0, FV_ZONE_NORMAL, pfn + k * PPB,
 		      pattern_mt(FV_ZONE_NORMAL, k));
 	}
-	{
-		struct fv_event ev = { .ts = FIX_END, .kind = FV_EV_FLIP };
-
-		ev.flip.pfn = N1_NORMAL + 3 * PPB;
-		ev.flip.zone = FV_ZONE_NORMAL;
-		ev.flip.old_mt = pattern_mt(FV_ZONE_NORMAL, 3);
-		ev.flip.new_mt = FV_MT_NONE;
-		ev.flip.reason = FV_FLIP_OFFLINE;
-		feed(m, &ev);
-	}
+	feed(m, ev_flip(FIX_END, 0, FV_ZONE_NORMAL, N1_NORMAL + 3 * PPB,
+			pattern_mt(FV_ZONE_NORMAL, 3), FV_MT_NONE,
+			FV_FLIP_OFFLINE));
 	fv_model_finish(m);
 }
 

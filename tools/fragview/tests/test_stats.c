@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "../stats.h"
+#include "builders.h"
 #include "test.h"
 
 static void test_indices_by_hand(void)
@@ -67,11 +68,8 @@ static void test_block_decomposition(void)
 
 static struct fv_event steal(uint8_t a, uint8_t b, bool claimed, uint8_t order)
 {
-	struct fv_event e = { .kind = FV_EV_STEAL };
+	struct fv_event e = ev_steal(0, 0, FV_ZONE_NORMAL, 0, a, b, claimed);
 
-	e.steal.alloc_mt = a;
-	e.steal.block_mt = b;
-	e.steal.claimed = claimed;
 	e.steal.order = order;
 	e.steal.fallback_order = 9;
 	return e;
@@ -91,25 +89,20 @@ static void test_counts(void)
 	e = steal(FV_MT_RECLAIMABLE, FV_MT_MOVABLE, false, 200);	/* order clamps */
 	fv_stats_apply(s, &e);
 
-	e = (struct fv_event){ .kind = FV_EV_FLIP };
-	e.flip.old_mt = FV_MT_MOVABLE;
-	e.flip.new_mt = FV_MT_UNMOVABLE;
-	e.flip.reason = FV_FLIP_STEAL;
+	e = ev_flip(0, 0, FV_ZONE_NORMAL, 0, FV_MT_MOVABLE, FV_MT_UNMOVABLE,
+		    FV_FLIP_STEAL);
 	fv_stats_apply(s, &e);
 	fv_stats_apply(s, &e);
 
-	e = (struct fv_event){ .kind = FV_EV_DRAIN, .cpu = 3 };
-	e.drain.reason = FV_DRAIN_VMSTAT;
-	e.drain.nr[1] = 30;
+	e = ev_drain(0, 3, 0, FV_ZONE_NORMAL, 30);
 	e.drain.total = 31;
 	fv_stats_apply(s, &e);
 	e.cpu = 1;
 	fv_stats_apply(s, &e);
 	fv_stats_apply(s, &e);
 
-	e = (struct fv_event){ .kind = FV_EV_MIGRATE };
+	e = ev_migrate(0, 0, 0);
 	e.migrate.mode = FV_MODE_SYNC;
-	e.migrate.reason = FV_MR_COMPACTION;
 	for (int i = 0; i < 3; i++)
 		fv_stats_apply(s, &e);
 	e.migrate.result = -16;
@@ -157,26 +150,17 @@ static void test_zone_stats_from_snapshots(void)
 {
 	struct fv_stats *s = fv_stats_new();
 	struct fv_model m;
-	struct fv_event e = { .kind = FV_EV_STATE };
+	struct fv_event e = ev_state(0, 1, 0, FV_ZONE_NORMAL, 0, FV_MT_MOVABLE);
 
 	fv_model_init(&m);
-	e.state.seq = 1;
-	e.state.zone = FV_ZONE_NORMAL;
-	e.state.mt = FV_MT_MOVABLE;
-	e.state.pfn = 0;
 	e.state.free_pages = 512;
 	e.state.largest_order = 9;
-	fv_model_apply(&m, &e);
+	feed(&m, e);
 	e.state.pfn = 512;
 	e.state.free_pages = 6;		/* 4 + 2 */
 	e.state.largest_order = 2;
-	fv_model_apply(&m, &e);
-	e.ts = 10;
-	e.state.seq = 2;
-	e.state.pfn = 0;
-	e.state.free_pages = 0;
-	e.state.largest_order = -1;
-	fv_model_apply(&m, &e);
+	feed(&m, e);
+	feed(&m, ev_state(10, 2, 0, FV_ZONE_NORMAL, 0, FV_MT_MOVABLE));
 	fv_model_finish(&m);
 	fv_stats_finish(s, &m);
 	CHECK_EQ(s->nr_zones, 1);

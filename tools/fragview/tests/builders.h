@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * builders.h - canonical events for the unit tests, and feeding them to
+ * the model.
+ *
+ * Header-only (static inline): a test binary stays one .c file plus the
+ * code under test.  A builder fills what its event needs with plain
+ * values (node and zone as given, no free page, order-0 steals, async
+ * compaction); a test sets anything else on the event it gets back, or
+ * adds a gen with with_gen().
+ */
+#ifndef FRAGVIEW_TESTS_BUILDERS_H
+#define FRAGVIEW_TESTS_BUILDERS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../model.h"
+
+static inline struct fv_event ev_state(uint64_t ts, uint32_t seq, int32_t nid,
+				       uint8_t zone, uint64_t pfn, uint8_t mt)
+{
+	return (struct fv_event){ .ts = ts, .kind = FV_EV_STATE, .state = {
+		.pfn = pfn, .seq = seq, .nid = nid, .zone = zone, .mt = mt,
+		.largest_order = -1 } };
+}
+
+static inline struct fv_event ev_flip(uint64_t ts, int32_t nid, uint8_t zone,
+				      uint64_t pfn, uint8_t old_mt,
+				      uint8_t new_mt, uint8_t reason)
+{
+	return (struct fv_event){ .ts = ts, .kind = FV_EV_FLIP, .flip = {
+		.pfn = pfn, .nid = nid, .zone = zone, .old_mt = old_mt,
+		.new_mt = new_mt, .reason = reason } };
+}
+
+/* The block's first page, order 0, taken from a fallback list. */
+static inline struct fv_event ev_steal(uint64_t ts, int32_t nid, uint8_t zone,
+				       uint64_t block_pfn, uint8_t alloc_mt,
+				       uint8_t block_mt, bool claimed)
+{
+	return (struct fv_event){ .ts = ts, .kind = FV_EV_STEAL, .steal = {
+		.pfn = block_pfn, .block_pfn = block_pfn, .nid = nid,
+		.zone = zone, .alloc_mt = alloc_mt, .block_mt = block_mt,
+		.claimed = claimed } };
+}
+
+/* A Movable folio moved by async compaction; result 0 or -errno. */
+static inline struct fv_event ev_migrate(uint64_t ts, uint64_t src_pfn,
+					 int32_t result)
+{
+	return (struct fv_event){ .ts = ts, .kind = FV_EV_MIGRATE, .migrate = {
+		.src_pfn = src_pfn, .result = result, .mode = FV_MODE_ASYNC,
+		.reason = FV_MR_COMPACTION, .src_mt = FV_MT_MOVABLE,
+		.dst_mt = FV_MT_MOVABLE } };
+}
+
+/* vmstat draining a CPU's Movable list. */
+static inline struct fv_event ev_drain(uint64_t ts, int32_t cpu, int32_t nid,
+				       uint8_t zone, uint32_t pages)
+{
+	return (struct fv_event){ .ts = ts, .cpu = cpu, .kind = FV_EV_DRAIN,
+		.drain = { .nid = nid, .zone = zone,
+			   .nr = { [FV_MT_MOVABLE] = pages }, .total = pages,
+			   .reason = FV_DRAIN_VMSTAT } };
+}
+
+/* A zone's pageblock_snapshot begin or end (ABI v2). */
+static inline struct fv_event ev_snap(uint64_t ts, uint32_t seq, int32_t nid,
+				      uint8_t zone, uint8_t phase,
+				      uint32_t nr_blocks, uint64_t gen)
+{
+	return (struct fv_event){ .ts = ts, .kind = FV_EV_SNAPSHOT, .snap = {
+		.seq = seq, .nid = nid, .zone = zone, .phase = phase,
+		.nr_blocks = nr_blocks, .gen = gen } };
+}
+
+/* The same state or flip record with a zone generation (ABI v2). */
+static inline struct fv_event with_gen(struct fv_event e, uint64_t gen)
+{
+	e.flags |= FV_EVF_GEN;
+	if (e.kind == FV_EV_STATE)
+		e.state.gen = gen;
+	else if (e.kind == FV_EV_FLIP)
+		e.flip.gen = gen;
+	return e;
+}
+
+/*
+ * Into the model.  A refused event leaves every later check meaningless
+ * (and fixtures are built outside any RUN()), so it ends the test binary.
+ */
+static inline void feed(struct fv_model *m, struct fv_event ev)
+{
+	if (fv_model_apply(m, &ev)) {
+		fprintf(stderr, "fv_model_apply refused a %s event at ts %llu\n",
+			fv_ev_kind_name(ev.kind), (unsigned long long)ev.ts);
+		exit(2);
+	}
+}
+
+#endif /* FRAGVIEW_TESTS_BUILDERS_H */
