@@ -8,7 +8,7 @@ export FRAGVIEW_CACHE ?= /var/cache/fragview
 OUT ?= $(CURDIR)/out
 
 .PHONY: all deps fragview check demo bench fuzz kernelshark experiment \
-	check-debug clean help
+	check-debug install clean help
 
 all: deps fragview kernel initramfs
 
@@ -54,6 +54,12 @@ fuzz: deps
 ## kernelshark  open a capture (CAPTURE=...) in KernelShark with our plugin
 kernelshark: deps
 	@kernelshark/run.sh $(CAPTURE)
+
+## install      fragview, its man pages and the KernelShark plugin, where
+##              Debian puts trace-cmd's and kernelshark's (PREFIX, DESTDIR)
+install:
+	@$(MAKE) --no-print-directory -C tools/fragview install
+	@$(MAKE) --no-print-directory -C kernelshark/plugin install
 
 clean:
 	@$(MAKE) -s -C tools/fragview clean

@@ -21,6 +21,9 @@ pkgs=(
 	python3 time
 	# the kernel's mm selftests, built static for the guest (tests/selftests.sh)
 	libnuma-dev
+	# the Debian packages (debian/) and their test (tests/host/install.sh):
+	# dpkg-buildpackage, dh, and man -l for the installed pages
+	dpkg-dev debhelper man-db
 )
 
 missing=()
