@@ -49,7 +49,8 @@ mkdir -p "$out"
 # boot 79 s, the grouping-off boot 29 s (plain kernel: 57 s and 15 s).
 # The timeouts leave ~10x of that, yet a hung boot costs CI no more than
 # a quarter of an hour.
-guest_boot "$out/on" 1G 900 '' --tests
+# (fv.per_page_drain=1: kmem:mm_page_pcpu_drain too, for drain.py)
+guest_boot "$out/on" 1G 900 fv.per_page_drain=1 --tests
 # the guest's TAP from the results tar, renumbered into ours
 guest_tap guest "$out/on" "$boot_rc"
 checkers_alive "tests boot" "$out/on"
@@ -89,7 +90,7 @@ fi
 # A CMA area (hugetlb_cma): its blocks go CMA -> Isolate -> CMA while a
 # gigantic page is allocated from it; only node 1 of an 8 GiB guest has
 # room for the aligned area (qemu/guest/scenarios/cma.sh).
-if scenario_boot cma cma 8G 900 cma hugetlb_cma=1:2G; then
+if scenario_boot cma cma 8G 900 cma 'hugetlb_cma=1:2G fv.per_page_drain=1'; then
 	host_check cma.py "$out/cma/cma"
 	host_check replay.py "$out/cma/cma" --reasons isolate,unisolate
 	host_check drain.py "$out/cma/cma" --reasons all

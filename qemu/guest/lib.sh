@@ -37,9 +37,21 @@ fv_wait_file() {
 # The events to record: the mobility system and the stock events around
 # fallback, pcp drains, migration and compaction; on an unpatched kernel the
 # mobility system is missing and only the rest is recorded.
+# kmem:mm_page_pcpu_drain fires once per drained page: 94 % of a fragment
+# capture's events, which only the drain oracle (tests/host/drain.py, our
+# pcp_drain batch against its pages) reads.  It is recorded only when the
+# boot asks for it (fv.per_page_drain=1, as tests/guest.sh does) or the
+# scenario sets FV_PER_PAGE_DRAIN=1.  Of the migrate system only the
+# per-call summary: set/remove_migration_pte fire twice per migrated page
+# and nothing reads them (migrate_folio says where each page went).
 fv_events() {
+	per_page=${FV_PER_PAGE_DRAIN:-0}
+	grep -qw 'fv.per_page_drain=1' /proc/cmdline && per_page=1
 	for ev in mobility kmem/mm_page_alloc_extfrag kmem/mm_page_pcpu_drain \
-		migrate compaction; do
+		migrate/mm_migrate_pages compaction; do
+		if [ "$ev" = kmem/mm_page_pcpu_drain ] && [ "$per_page" != 1 ]; then
+			continue
+		fi
 		if [ ! -d "$TRACING/events/$ev" ]; then
 			echo "fragview: no event $ev in this kernel" >&2
 			continue

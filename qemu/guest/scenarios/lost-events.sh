@@ -5,6 +5,8 @@
 # events overrun it.  The host requires fragview check to say which CPU
 # lost events and to exit 2 (cannot be exact), never 0.
 . /lib/fragview.sh
+# the per-page drain events are what overruns the buffer
+FV_PER_PAGE_DRAIN=1
 fv_small_reserves
 fv_record_start -b 8
 fv_run fragmenter.out fragmenter -r 2
