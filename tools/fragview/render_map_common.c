@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "render_map_common.h"
+#include "util.h"
 
 /*
  * Tableau-10 hues: distinct under the common colour-vision deficiencies
@@ -42,13 +43,8 @@ int map_view_init(struct map_view *v, const struct fv_model *m,
 {
 	memset(v, 0, sizeof(*v));
 	v->pages_per_block = 1ULL << m->pageblock_order;
-	v->mt = malloc(m->nr_blocks ? m->nr_blocks : 1);
-	v->zone_shown = calloc(m->nr_zones ? m->nr_zones : 1, sizeof(bool));
-	if (!v->mt || !v->zone_shown) {
-		fprintf(stderr, "fragview: out of memory drawing the map\n");
-		map_view_free(v);
-		return -1;
-	}
+	v->mt = xmalloc(m->nr_blocks);
+	v->zone_shown = xcalloc(m->nr_zones, sizeof(bool));
 	if (o->have_at) {
 		fv_model_types_at(m, o->at_ts, v->mt);
 	} else {
@@ -73,8 +69,7 @@ int map_view_init(struct map_view *v, const struct fv_model *m,
 	}
 	if (m->nr_zones && !v->nr_zones_shown &&
 	    (o->zone_nid >= 0 || o->zone_type >= 0)) {
-		fprintf(stderr,
-			"fragview: no zone in the capture matches the --zone filter\n");
+		warn("no zone in the capture matches the --zone filter");
 		map_view_free(v);
 		return -1;
 	}

@@ -45,7 +45,7 @@ struct map_view {
 
 /*
  * Fill v for m and o.  Returns 0, or -1 after one line on stderr when
- * memory runs out or the zone filter matches nothing.
+ * the zone filter matches nothing.
  */
 int map_view_init(struct map_view *v, const struct fv_model *m,
 		  const struct map_opts *o);

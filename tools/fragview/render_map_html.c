@@ -20,6 +20,7 @@
 
 #include "integrity.h"
 #include "render_map_common.h"
+#include "util.h"
 
 /*
  * html/ assets, compiled in by html/embed.sh (html/assets.c).  Not
@@ -292,7 +293,7 @@ static void put_buckets(struct html_ctx *c)
  * from the last snapshot, i.e. where events were lost.  null with fewer
  * than two snapshots.
  */
-static int put_check(struct html_ctx *c)
+static void put_check(struct html_ctx *c)
 {
 	const struct fv_model *m = c->m;
 	struct fv_mismatch *mm;
@@ -301,17 +302,13 @@ static int put_check(struct html_ctx *c)
 
 	if (m->nr_snapshots < 2 || !m->nr_blocks) {
 		fputs(",\n\"check\":null", c->out);
-		return 0;
+		return;
 	}
-	mm = calloc(m->nr_blocks, sizeof(*mm));
-	if (!mm) {
-		fprintf(stderr, "fragview: out of memory writing the HTML map\n");
-		return -1;
-	}
+	mm = xcalloc(m->nr_blocks, sizeof(*mm));
 	if (fv_model_check(m, &chk, mm)) {
 		fputs(",\n\"check\":null", c->out);
 		free(mm);
-		return 0;
+		return;
 	}
 	fprintf(c->out, ",\n\"check\":{\"compared\":%zu,\"flips\":%zu,"
 		"\"missing\":%zu,\"mismatches\":%zu,\"blocks\":[",
@@ -329,7 +326,6 @@ static int put_check(struct html_ctx *c)
 	}
 	fputs("]}", c->out);
 	free(mm);
-	return 0;
 }
 
 /* "issues":[lines]: the warning banner (lost events, ...), as text */
@@ -341,7 +337,7 @@ static void put_issue_line(const char *line, bool title, void *ctx)
 	map_put_json_str(c->out, line);
 }
 
-static int put_data(struct html_ctx *c, const struct map_opts *o)
+static void put_data(struct html_ctx *c, const struct map_opts *o)
 {
 	const struct fv_model *m = c->m;
 	char when[64];
@@ -381,29 +377,21 @@ static int put_data(struct html_ctx *c, const struct map_opts *o)
 	put_flips(c);
 	put_hist(c);
 	put_buckets(c);
-	if (put_check(c))
-		return -1;
+	put_check(c);
 	fputs("}\n", c->out);
-	return 0;
 }
 
-static int ctx_init(struct html_ctx *c, FILE *out, const struct fv_model *m,
-		    const struct map_view *v)
+static void ctx_init(struct html_ctx *c, FILE *out, const struct fv_model *m,
+		     const struct map_view *v)
 {
-	size_t nb = m->nr_blocks ? m->nr_blocks : 1;
-
 	memset(c, 0, sizeof(*c));
 	c->out = out;
 	c->m = m;
 	c->v = v;
 	c->t0 = m->first_ts;
-	c->newidx = malloc(nb * sizeof(*c->newidx));
-	c->oldidx = malloc(nb * sizeof(*c->oldidx));
-	c->start = malloc(nb);
-	if (!c->newidx || !c->oldidx || !c->start) {
-		fprintf(stderr, "fragview: out of memory writing the HTML map\n");
-		return -1;
-	}
+	c->newidx = xmalloc(m->nr_blocks * sizeof(*c->newidx));
+	c->oldidx = xmalloc(m->nr_blocks * sizeof(*c->oldidx));
+	c->start = xmalloc(m->nr_blocks);
 	for (size_t i = 0; i < m->nr_blocks; i++)
 		c->newidx[i] = -1;
 	for (size_t z = 0; z < m->nr_zones; z++) {
@@ -417,7 +405,6 @@ static int ctx_init(struct html_ctx *c, FILE *out, const struct fv_model *m,
 		}
 	}
 	compute_start_types(c);
-	return 0;
 }
 
 static void ctx_free(struct html_ctx *c)
@@ -432,12 +419,10 @@ int render_map_html(FILE *out, const struct fv_model *m,
 {
 	struct map_view v;
 	struct html_ctx c;
-	int ret = -1;
 
 	if (map_view_init(&v, m, o))
 		return -1;
-	if (ctx_init(&c, out, m, &v))
-		goto out;
+	ctx_init(&c, out, m, &v);
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
 	      "<meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width\">\n"
@@ -448,16 +433,13 @@ int render_map_html(FILE *out, const struct fv_model *m,
 	fprintf(out, "</style>\n</head>\n<body data-blocks=\"%zu\">\n", c.n);
 	fputs(fv_html_body, out);
 	fputs("<script type=\"application/json\" id=\"fv-data\">\n", out);
-	if (put_data(&c, o))
-		goto out;
+	put_data(&c, o);
 	fputs("</script>\n<script>\n", out);
 	fputs(fv_html_charts_js, out);
 	fputs("</script>\n<script>\n", out);
 	fputs(fv_html_js, out);
 	fputs("</script>\n</body>\n</html>\n", out);
-	ret = 0;
-out:
 	ctx_free(&c);
 	map_view_free(&v);
-	return ret;
+	return 0;
 }

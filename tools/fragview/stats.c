@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
-/* stats.c - statistics aggregated from the event stream (pure). */
+/*
+ * stats.c - statistics aggregated from the event stream (pure).  Out of
+ * memory is fatal (xmalloc(), util.h): a count is never dropped quietly.
+ */
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "stats.h"
+#include "util.h"
 
 struct fv_stats *fv_stats_new(void)
 {
-	return calloc(1, sizeof(struct fv_stats));
+	return xcalloc(1, sizeof(struct fv_stats));
 }
 
 void fv_stats_free(struct fv_stats *s)
@@ -58,13 +62,9 @@ static void count_drain(struct fv_stats *s, const struct fv_event *ev)
 		if (s->drains[i].cpu == ev->cpu)
 			row = &s->drains[i];
 	if (!row) {
-		struct fv_drain_row *q;
-
 		/* a handful of CPUs: grow one by one */
-		q = realloc(s->drains, (s->nr_drain_rows + 1) * sizeof(*q));
-		if (!q)
-			return;
-		s->drains = q;
+		s->drains = xrealloc(s->drains,
+				     (s->nr_drain_rows + 1) * sizeof(*s->drains));
 		row = &s->drains[s->nr_drain_rows++];
 		memset(row, 0, sizeof(*row));
 		row->cpu = ev->cpu;
@@ -93,31 +93,19 @@ static size_t steal_slot(const struct fv_stats *s, uint32_t key)
 	return i;
 }
 
-static int steal_grow(struct fv_stats *s)
+static void steal_grow(struct fv_stats *s)
 {
 	size_t cap = s->steal_index_cap ? s->steal_index_cap * 2 : 64;
-	uint32_t *index;
-	struct fv_steal_row *rows;
 
 	while (cap / 2 < s->nr_steal_rows + 1)
 		cap *= 2;
-	index = calloc(cap, sizeof(*index));
-	rows = realloc(s->steals, cap / 2 * sizeof(*rows));
-
-	if (!index || !rows) {
-		free(index);
-		if (rows)
-			s->steals = rows;
-		return -1;
-	}
-	s->steals = rows;
+	s->steals = xrealloc(s->steals, cap / 2 * sizeof(*s->steals));
 	s->steal_rows_cap = cap / 2;
 	free(s->steal_index);
-	s->steal_index = index;
+	s->steal_index = xcalloc(cap, sizeof(*s->steal_index));
 	s->steal_index_cap = cap;
 	for (size_t r = 0; r < s->nr_steal_rows; r++)
-		index[steal_slot(s, steal_key(&rows[r]))] = r + 1;
-	return 0;
+		s->steal_index[steal_slot(s, steal_key(&s->steals[r]))] = r + 1;
 }
 
 static void count_steal(struct fv_stats *s, const struct fv_event *ev)
@@ -132,8 +120,8 @@ static void count_steal(struct fv_stats *s, const struct fv_event *ev)
 	uint32_t key = steal_key(&row);
 	size_t slot;
 
-	if (s->nr_steal_rows + 1 > s->steal_rows_cap && steal_grow(s))
-		return;		/* out of memory: not counted rather than lost */
+	if (s->nr_steal_rows + 1 > s->steal_rows_cap)
+		steal_grow(s);
 	slot = steal_slot(s, key);
 	if (!s->steal_index[slot]) {
 		s->steals[s->nr_steal_rows] = row;
@@ -298,9 +286,7 @@ static void build_flip_rows(struct fv_stats *s)
 {
 	size_t n = 0;
 
-	s->flips = calloc(FV_MT_NR * FV_MT_NR * FV_FLIP_NR, sizeof(*s->flips));
-	if (!s->flips)
-		return;
+	s->flips = xcalloc(FV_MT_NR * FV_MT_NR * FV_FLIP_NR, sizeof(*s->flips));
 	for (int a = 0; a < FV_MT_NR; a++)
 		for (int b = 0; b < FV_MT_NR; b++)
 			for (int r = 0; r < FV_FLIP_NR; r++)
@@ -315,9 +301,7 @@ static void build_migrate_rows(struct fv_stats *s)
 {
 	size_t n = 0;
 
-	s->migrations = calloc(2 * FV_MR_NR * FV_MODE_NR, sizeof(*s->migrations));
-	if (!s->migrations)
-		return;
+	s->migrations = xcalloc(2 * FV_MR_NR * FV_MODE_NR, sizeof(*s->migrations));
 	for (int k = 0; k < 2; k++)
 		for (int r = 0; r < FV_MR_NR; r++)
 			for (int m = 0; m < FV_MODE_NR; m++) {
@@ -336,13 +320,9 @@ static void build_migrate_rows(struct fv_stats *s)
 
 static void zone_stats(struct fv_stats *s, const struct fv_model *m)
 {
-	uint8_t *end_mt = malloc(m->nr_blocks + 1);
+	uint8_t *end_mt = xmalloc(m->nr_blocks);
 
-	s->zones = calloc(m->nr_zones + 1, sizeof(*s->zones));
-	if (!s->zones || !end_mt) {
-		free(end_mt);
-		return;
-	}
+	s->zones = xcalloc(m->nr_zones, sizeof(*s->zones));
 	fv_model_types_at(m, UINT64_MAX, end_mt);
 	s->nr_zones = m->nr_zones;
 	for (size_t z = 0; z < m->nr_zones; z++) {

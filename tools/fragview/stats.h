@@ -100,7 +100,7 @@ struct fv_stats {
 	bool finished;
 };
 
-/* Allocated, as it grows with the capture. */
+/* Allocated, as it grows with the capture; never NULL (util.h). */
 struct fv_stats *fv_stats_new(void);
 void fv_stats_free(struct fv_stats *s);
 void fv_stats_apply(struct fv_stats *s, const struct fv_event *ev);
