@@ -15,44 +15,58 @@ all: deps fragview kernel initramfs
 help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)
 
-## deps         install missing Debian packages
+## deps         install missing Debian packages (of every target; each
+##              target below installs only its own: tools/deps.sh GROUP)
 deps:
-	@tools/deps.sh
+	@tools/deps.sh all
 
 ## fragview     build tools/fragview/fragview
-fragview: deps
+fragview:
+	@tools/deps.sh fragview
 	@$(MAKE) -s -C tools/fragview
 
 # kernel, initramfs, boot-shell, scenario: the guest pipeline
 -include qemu/Makefile.inc
 
 ## check        every test; ends with "N passed, N failed"
-check: deps fragview
+check:
+	@tools/deps.sh check
+	@$(MAKE) -s -C tools/fragview
 	@tests/run
 
 ## demo         boot, record the default scenario, render out/demo/
-demo: deps fragview
+demo:
+	@tools/deps.sh guest
+	@$(MAKE) -s -C tools/fragview
 	@tools/demo.sh $(if $(SCENARIO),--scenario $(SCENARIO)) \
 		$(if $(MEM),--mem $(MEM)) --out $(OUT)/demo
 
 ## bench        benchmarks as ratios against a peer in the same run
-bench: deps fragview
+bench:
+	@tools/deps.sh bench
+	@$(MAKE) -s -C tools/fragview
 	@bench/run.sh
 
 ## experiment   Gorman's 2005 high-order experiment, grouping on vs off
-experiment: deps fragview
+experiment:
+	@tools/deps.sh bench
+	@$(MAKE) -s -C tools/fragview
 	@experiment/run.sh
 
 ## check-debug  the guest tests on a KASAN/debug_pagealloc kernel
-check-debug: deps fragview
+check-debug:
+	@tools/deps.sh check
+	@$(MAKE) -s -C tools/fragview
 	@tests/debug.sh
 
 ## fuzz         fragview's libFuzzer target for >= 1M executions
-fuzz: deps
+fuzz:
+	@tools/deps.sh check
 	@$(MAKE) -s -C tools/fragview fuzz
 
 ## kernelshark  open a capture (CAPTURE=...) in KernelShark with our plugin
-kernelshark: deps
+kernelshark:
+	@tools/deps.sh kernelshark
 	@kernelshark/run.sh $(CAPTURE)
 
 ## install      fragview, its man pages and the KernelShark plugin, where

@@ -1,39 +1,59 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Install, from Debian's archive, every package the project needs that is
-# not installed yet.  Quiet and quick when nothing is missing.
+# tools/deps.sh [GROUP...] - install, from Debian's archive, the packages
+# GROUP needs that are not installed yet (default: all).  Quiet and quick
+# when nothing is missing.  Each make target asks for its own group, so
+# that e.g. `make demo` on a fresh machine does not pull in Chromium:
+#   fragview     build tools/fragview (libtracecmd)
+#   guest        the guest kernel, initramfs and QEMU (make demo, scenarios)
+#   kernelshark  build the KernelShark plugin and open a capture in it
+#   bench        make bench, make experiment (their report scripts)
+#   check        every test suite of make check (all of the above and more)
+#   all          every group
 set -euo pipefail
 
-pkgs=(
-	# guest kernel, initramfs, QEMU
-	linux-source-6.1 build-essential bc bison flex libelf-dev libssl-dev
-	cpio ccache qemu-system-x86 busybox-static xz-utils zstd quilt
-	# trace-cmd in the guest, libtracecmd for fragview
-	trace-cmd libtracecmd-dev libtraceevent-dev libtracefs-dev libzstd-dev
-	pkg-config
-	# tests: fuzzing, the HTML page in a browser, KernelShark under X
-	clang libclang-rt-14-dev chromium kernelshark libkshark-dev
-	# libkshark-plot.h includes GL/gl.h and GL/glu.h, which
-	# libkshark-dev does not pull in
-	libgl-dev libglu1-mesa-dev
-	xvfb xauth x11-apps imagemagick libjson-c-dev
-	# test and benchmark scripts
-	python3 time
-	# the kernel's mm selftests, built static for the guest (tests/selftests.sh)
-	libnuma-dev
-	# the Debian packages (debian/) and their test (tests/host/install.sh):
-	# dpkg-buildpackage, dh, and man -l for the installed pages
-	dpkg-dev debhelper man-db
-)
+declare -A group
+group[fragview]="build-essential pkg-config libtracecmd-dev libtraceevent-dev
+	libtracefs-dev libzstd-dev trace-cmd"
+group[guest]="${group[fragview]} linux-source-6.1 bc bison flex libelf-dev
+	libssl-dev cpio ccache qemu-system-x86 busybox-static xz-utils zstd quilt"
+# libkshark-plot.h includes GL/gl.h and GL/glu.h, which libkshark-dev does
+# not pull in
+group[kernelshark]="build-essential pkg-config kernelshark libkshark-dev
+	libjson-c-dev libtraceevent-dev libgl-dev libglu1-mesa-dev"
+group[bench]="${group[guest]} python3 time"
+# on top: fuzzing (clang), the HTML page in a browser, KernelShark under X,
+# the kernel's mm selftests built static (libnuma), the Debian packages and
+# their test (dpkg-buildpackage, dh, man -l)
+group[check]="${group[bench]} ${group[kernelshark]} clang libclang-rt-14-dev
+	chromium xvfb xauth x11-apps imagemagick libnuma-dev
+	dpkg-dev debhelper man-db"
+group[all]=${group[check]}
+
+[ $# -gt 0 ] || set -- all
+pkgs=()
+for g in "$@"; do
+	[ -n "${group[$g]:-}" ] || {
+		echo "deps.sh: unknown group '$g' (${!group[*]})" >&2
+		exit 2
+	}
+	read -r -a more <<<"$(echo ${group[$g]})"
+	pkgs+=("${more[@]}")
+done
 
 missing=()
-for p in "${pkgs[@]}"; do
+for p in $(printf '%s\n' "${pkgs[@]}" | sort -u); do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
 		missing+=("$p")
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
 
-echo "==> installing ${#missing[@]} packages: ${missing[*]}" >&2
+if [ "$(id -u)" != 0 ]; then
+	echo "deps.sh: need root to install: ${missing[*]}" >&2
+	exit 1
+fi
+echo "==> installing ${#missing[@]} packages for $*: ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
+# another apt may hold the lock for a while on a shared machine: wait
 apt-get -o DPkg::Lock::Timeout=900 update -q >&2
 apt-get -o DPkg::Lock::Timeout=900 install -y -q "${missing[@]}" >&2
