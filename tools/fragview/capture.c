@@ -26,16 +26,9 @@ static bool superseded(const struct fv_event *ev, const struct fv_trace_info *in
 static int on_event(const struct fv_event *ev, void *ctx)
 {
 	struct loader *l = ctx;
-	struct fv_event e;
 
 	if (superseded(ev, l->info))
 		return 0;
-	if (ev->kind == FV_EV_EXTFRAG) {
-		/* the stock event names a page; the block is ours to derive */
-		e = *ev;
-		e.steal.block_pfn = fv_block_start(l->m, e.steal.pfn);
-		ev = &e;
-	}
 	if (fv_model_apply(l->m, ev))
 		return -1;
 	if (l->s)

@@ -42,13 +42,12 @@ struct blk_rec {
 
 struct blk_priv {
 	struct blk_rec base, snap;	/* first and latest later record */
-	struct blk_rec start;		/* the record start_mt comes from */
+	struct blk_rec start;		/* the record mt_start comes from */
 	uint32_t snap_seq;		/* seq of the latest later snapshot */
 	uint32_t flips_replayed;	/* flips applied to replay_mt so far */
 	uint32_t replayed_at_snap;	/* ... when the snapshot record came */
 	uint32_t base_free;
 	int8_t base_largest;
-	uint8_t start_mt;		/* earliest known type */
 	uint8_t replay_mt;		/* baseline record + later flips */
 	uint8_t snap_mt;		/* type in the latest later snapshot */
 	uint8_t replay_at_snap;		/* replay_mt when it came */
@@ -223,9 +222,9 @@ static long add_block(struct fv_model *m, uint64_t pfn, int32_t nid,
 	b->zone = zone;
 	b->mt = mt;
 	b->mt_base = mt;
+	b->mt_start = mt;
 	b->largest_order = -1;
 	memset(&p->bp[i], 0, sizeof(p->bp[i]));
-	p->bp[i].start_mt = mt;
 	p->bp[i].replay_mt = FV_MT_UNKNOWN;
 	p->bp[i].base_largest = -1;
 	m->hist_len[i] = 0;
@@ -607,8 +606,8 @@ static int apply_steal(struct fv_model *m, const struct fv_event *ev,
 	if (ev->kind == FV_EV_STEAL)
 		i = find_or_add(m, ev->steal.block_pfn, ev->steal.nid,
 				ev->steal.zone, ev->steal.block_mt);
-	else	/* stock kernels: no snapshot to place new blocks in zones */
-		i = fv_model_find_block(m, ev->steal.block_pfn);
+	else	/* stock kernels: a page, no zone to place new blocks in */
+		i = fv_model_find_block(m, ev->steal.pfn);
 	if (i < 0) {
 		if (ev->kind == FV_EV_STEAL)
 			return -1;
@@ -864,11 +863,10 @@ static size_t flips_upto(const struct fv_model *m, uint64_t ts)
 
 void fv_model_types_at(const struct fv_model *m, uint64_t ts, uint8_t *mt)
 {
-	struct model_priv *p = P(m);
 	size_t end = flips_upto(m, ts);
 
 	for (size_t i = 0; i < m->nr_blocks; i++)
-		mt[i] = p->bp[i].start_mt;
+		mt[i] = m->blocks[i].mt_start;
 	for (size_t f = 0; f < end; f++)
 		if (!(m->flips[f].flags & FV_FLIP_BEFORE))
 			mt[m->flips[f].block] = m->flips[f].new_mt;

@@ -134,7 +134,7 @@ struct fv_event {
 			uint64_t prev_ts;	/* the CPU's record before, 0: none */
 		} lost;
 		struct {		/* FV_EV_STEAL and FV_EV_EXTFRAG */
-			uint64_t pfn, block_pfn;	/* block_pfn: derived for EXTFRAG */
+			uint64_t pfn, block_pfn;	/* EXTFRAG: the model uses pfn */
 			int32_t nid, free_moved, alike;	/* -1: unknown (EXTFRAG) */
 			uint8_t zone, order, fallback_order, alloc_mt, block_mt;
 			bool claimed;
@@ -173,6 +173,8 @@ struct fv_block {
 	uint8_t zone;			/* enum fv_zone_type */
 	uint8_t mt;			/* type now (after all applied events) */
 	uint8_t mt_base;		/* type at the baseline (first snapshot) */
+	uint8_t mt_start;		/* earliest known type, before any flip:
+					 * what fv_model_types_at() replays from */
 	int8_t largest_order;		/* from the latest snapshot, -1 unknown */
 	uint32_t free_pages;		/* from the latest snapshot */
 	uint32_t hist_first;		/* ring of recent per-block events, see below */

@@ -37,7 +37,6 @@ struct html_ctx {
 	int32_t *newidx;		/* model block -> emitted index, or -1 */
 	uint32_t *oldidx;		/* emitted index -> model block */
 	size_t n;			/* emitted blocks */
-	uint8_t *start;			/* type before the first flip */
 	uint64_t t0;
 };
 
@@ -93,34 +92,18 @@ static void put_names(FILE *out)
 }
 
 /*
- * fv_model_types_at() replays from each block's earliest known type,
- * which is the state just before the first flip.
+ * key:"<one digit per emitted block>": the type before any flip (where
+ * the page's replay starts, as fv_model_types_at() does), or now (what
+ * the replay must reach at the end).
  */
-static void compute_start_types(struct html_ctx *c)
-{
-	const struct fv_model *m = c->m;
-
-	if (!m->nr_flips) {
-		for (size_t i = 0; i < m->nr_blocks; i++)
-			c->start[i] = m->blocks[i].mt;
-		return;
-	}
-	if (m->flips[0].ts > 0) {
-		fv_model_types_at(m, m->flips[0].ts - 1, c->start);
-		return;
-	}
-	/* flips at ts 0 cannot be excluded by time: undo them by hand */
-	fv_model_types_at(m, 0, c->start);
-	for (size_t f = m->nr_flips; f-- > 0;)
-		if (m->flips[f].ts == 0 && !(m->flips[f].flags & FV_FLIP_BEFORE))
-			c->start[m->flips[f].block] = m->flips[f].old_mt;
-}
-
-static void put_types(struct html_ctx *c, const char *key, const uint8_t *mt)
+static void put_types(struct html_ctx *c, const char *key, bool start)
 {
 	fprintf(c->out, ",\n\"%s\":\"", key);
-	for (size_t k = 0; k < c->n; k++)
-		fputc('0' + map_mt_clamp(mt[c->oldidx[k]]), c->out);
+	for (size_t k = 0; k < c->n; k++) {
+		const struct fv_block *b = &c->m->blocks[c->oldidx[k]];
+
+		fputc('0' + map_mt_clamp(start ? b->mt_start : b->mt), c->out);
+	}
 	fputc('"', c->out);
 }
 
@@ -152,12 +135,8 @@ static void put_blocks(struct html_ctx *c)
 		prev = pfn;
 	}
 	fputc(']', c->out);
-	put_types(c, "start", c->start);
-	/* the model's type now: what the replay must reach at the end */
-	fputs(",\n\"final\":\"", c->out);
-	for (size_t k = 0; k < c->n; k++)
-		fputc('0' + map_mt_clamp(m->blocks[c->oldidx[k]].mt), c->out);
-	fputc('"', c->out);
+	put_types(c, "start", true);
+	put_types(c, "final", false);
 	PUT_BLOCK_ARRAY(c, "steals", "%u", b->n.steals);
 	PUT_BLOCK_ARRAY(c, "claims", "%u", b->n.claims);
 	PUT_BLOCK_ARRAY(c, "flips", "%u", b->n.flips);
@@ -273,7 +252,7 @@ static void put_buckets(struct html_ctx *c)
 		uint64_t start[FV_MT_NR] = { 0 };
 
 		for (size_t i = 0; i < m->nr_blocks; i++)
-			start[map_mt_clamp(c->start[i])]++;
+			start[map_mt_clamp(m->blocks[i].mt_start)]++;
 		fputs(",\"start\":[", c->out);
 		for (int t = 0; t < FV_MT_NR; t++)
 			fprintf(c->out, t ? ",%" PRIu64 : "%" PRIu64, start[t]);
@@ -391,7 +370,6 @@ static void ctx_init(struct html_ctx *c, FILE *out, const struct fv_model *m,
 	c->t0 = m->first_ts;
 	c->newidx = xmalloc(m->nr_blocks * sizeof(*c->newidx));
 	c->oldidx = xmalloc(m->nr_blocks * sizeof(*c->oldidx));
-	c->start = xmalloc(m->nr_blocks);
 	for (size_t i = 0; i < m->nr_blocks; i++)
 		c->newidx[i] = -1;
 	for (size_t z = 0; z < m->nr_zones; z++) {
@@ -404,14 +382,12 @@ static void ctx_init(struct html_ctx *c, FILE *out, const struct fv_model *m,
 			c->oldidx[c->n++] = i;
 		}
 	}
-	compute_start_types(c);
 }
 
 static void ctx_free(struct html_ctx *c)
 {
 	free(c->newidx);
 	free(c->oldidx);
-	free(c->start);
 }
 
 int render_map_html(FILE *out, const struct fv_model *m,

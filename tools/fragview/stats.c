@@ -320,10 +320,7 @@ static void build_migrate_rows(struct fv_stats *s)
 
 static void zone_stats(struct fv_stats *s, const struct fv_model *m)
 {
-	uint8_t *end_mt = xmalloc(m->nr_blocks);
-
 	s->zones = xcalloc(m->nr_zones, sizeof(*s->zones));
-	fv_model_types_at(m, UINT64_MAX, end_mt);
 	s->nr_zones = m->nr_zones;
 	for (size_t z = 0; z < m->nr_zones; z++) {
 		const struct fv_zone *mz = &m->zones[z];
@@ -336,7 +333,8 @@ static void zone_stats(struct fv_stats *s, const struct fv_model *m)
 			int8_t largest;
 
 			zs->blocks_start[m->blocks[i].mt_base % FV_MT_NR]++;
-			zs->blocks_end[end_mt[i] % FV_MT_NR]++;
+			/* the type now is every flip replayed */
+			zs->blocks_end[m->blocks[i].mt % FV_MT_NR]++;
 			if (fv_model_block_free(m, i, true, &free_pages, &largest)) {
 				zs->frag_start.valid = true;
 				fv_frag_add_block(&zs->frag_start, free_pages,
@@ -351,7 +349,6 @@ static void zone_stats(struct fv_stats *s, const struct fv_model *m)
 		fv_frag_compute(&zs->frag_start);
 		fv_frag_compute(&zs->frag_end);
 	}
-	free(end_mt);
 }
 
 void fv_stats_finish(struct fv_stats *s, const struct fv_model *m)

@@ -88,6 +88,13 @@ static void test_find_and_unknown_pfns(void)
 	feed(&m, e);
 	CHECK_EQ(m.unknown_blocks, 1);
 	CHECK_EQ(m.blocks[1].n.migrate_fail, 1);
+	/* a stock kernel's steal names a page: its block is the model's */
+	e = ev_steal(550, 0, FV_ZONE_NORMAL, 0, U, M, true);
+	e.kind = FV_EV_EXTFRAG;
+	e.steal.pfn = 0x1205;
+	feed(&m, e);
+	CHECK_EQ(m.unknown_blocks, 1);
+	CHECK_EQ(m.blocks[1].n.claims, 1);
 	/* a flip naming a new block extends the table */
 	feed(&m, flip(600, 0x8000, M, U));
 	CHECK_EQ(m.nr_blocks, 5);
@@ -160,6 +167,39 @@ static void test_sorting_renumbers(void)
 		CHECK_EQ(n, 1);
 		CHECK(na == 1 && a[0].kind == FV_EV_FLIP && a[0].b == M);
 	}
+	fv_model_free(&m);
+}
+
+/*
+ * mt_start: the type a block had before any flip, the start of every
+ * replay; mt_base: the first snapshot's; mt: every flip applied.
+ */
+static void test_start_types(void)
+{
+	struct fv_model m;
+	uint8_t mt[5];
+
+	fv_model_init(&m);
+	/* a flip at ts 0 names a block before the first snapshot */
+	feed(&m, flip(0, 0x1000, R, U));
+	base4(&m);
+	feed(&m, flip(200, 0x1200, M, U));
+	feed(&m, flip(300, 0x8000, FV_MT_UNKNOWN, M));
+	fv_model_finish(&m);
+	CHECK_EQ(m.blocks[0].mt_start, R);
+	CHECK_EQ(m.blocks[0].mt_base, M);
+	CHECK_EQ(m.blocks[0].mt, U);
+	CHECK_EQ(m.blocks[1].mt_start, M);
+	CHECK_EQ(m.blocks[1].mt, U);
+	CHECK_EQ(m.blocks[4].mt_start, FV_MT_UNKNOWN);
+	/* fv_model_types_at() before the first flip is mt_start */
+	fv_model_types_at(&m, 0, mt);
+	CHECK(mt[0] == U && mt[1] == M);
+	for (size_t i = 1; i < m.nr_blocks; i++)
+		CHECK_EQ(mt[i], m.blocks[i].mt_start);
+	fv_model_types_at(&m, UINT64_MAX, mt);
+	for (size_t i = 0; i < m.nr_blocks; i++)
+		CHECK_EQ(mt[i], m.blocks[i].mt);
 	fv_model_free(&m);
 }
 
@@ -615,6 +655,7 @@ int main(void)
 	RUN(test_find_and_unknown_pfns);
 	RUN(test_out_of_order);
 	RUN(test_sorting_renumbers);
+	RUN(test_start_types);
 	RUN(test_check_replay);
 	RUN(test_check_clean_and_new_block);
 	RUN(test_bucket_merging);

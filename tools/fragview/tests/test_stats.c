@@ -160,6 +160,10 @@ static void test_zone_stats_from_snapshots(void)
 	e.state.free_pages = 6;		/* 4 + 2 */
 	e.state.largest_order = 2;
 	feed(&m, e);
+	/* the latest snapshot: block 0 has no free page left; a flip made
+	 * block 1 Unmovable */
+	feed(&m, ev_flip(5, 0, FV_ZONE_NORMAL, 512, FV_MT_MOVABLE,
+			 FV_MT_UNMOVABLE, FV_FLIP_STEAL));
 	feed(&m, ev_state(10, 2, 0, FV_ZONE_NORMAL, 0, FV_MT_MOVABLE));
 	fv_model_finish(&m);
 	fv_stats_finish(s, &m);
@@ -172,6 +176,9 @@ static void test_zone_stats_from_snapshots(void)
 	CHECK_EQ(s->zones[0].frag_end.free_pages, 6);
 	CHECK_EQ(s->zones[0].frag_end.fragindex[3], 1000 - (1000 + 6000 / 8) / 2);
 	CHECK_EQ(s->zones[0].blocks_start[FV_MT_MOVABLE], 2);
+	/* the end counts have the flip: the model's type now */
+	CHECK_EQ(s->zones[0].blocks_end[FV_MT_MOVABLE], 1);
+	CHECK_EQ(s->zones[0].blocks_end[FV_MT_UNMOVABLE], 1);
 	fv_stats_free(s);
 	fv_model_free(&m);
 }
