@@ -8,7 +8,6 @@
  * lost events, incomplete snapshots and flip gen gaps (ABI v2) are
  * reported on their own, as they make an exact replay impossible.
  */
-#include <getopt.h>
 #include <stdlib.h>
 
 #include "capture.h"
@@ -16,9 +15,7 @@
 #include "integrity.h"
 #include "util.h"
 
-static const char help[] =
-"usage: fragview check CAPTURE\n"
-"\n"
+static const char about[] =
 "Replays the first pageblock_state snapshot with every pageblock_flip and\n"
 "compares the result with the last snapshot, block by block.  Prints\n"
 "'check: N blocks, M flips replayed, K mismatches', one line per\n"
@@ -26,14 +23,7 @@ static const char help[] =
 "overruns (CPU, how many, when), incomplete snapshots, flip gen gaps.\n"
 "Exit status: 0 exact, 1 mismatches, 2 the replay cannot be exact (events\n"
 "are missing), 3 unreadable capture (or fewer than two snapshots),\n"
-"64 usage error.\n"
-"\n"
-"  -h, --help         this text\n";
-
-static const struct option long_opts[] = {
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 }
-};
+"64 usage error.\n";
 
 static void put_issues(FILE *f, const struct fv_issues *is)
 {
@@ -47,6 +37,12 @@ static void put_issues(FILE *f, const struct fv_issues *is)
 
 int cmd_check(int argc, char **argv)
 {
+	const struct option options[] = { opt_help(), OPT_END() };
+	const struct cmd_syntax syntax = {
+		.name = "check", .operands = "CAPTURE",
+		.missing = "CAPTURE (a trace.dat file)", .about = about,
+		.options = options,
+	};
 	struct fv_trace_info info;
 	struct fv_mismatch *mm;
 	struct fv_issues is;
@@ -54,12 +50,9 @@ int cmd_check(int argc, char **argv)
 	struct fv_model m;
 	struct out out;
 	const char *path;
-	int c, ret;
+	int ret;
 
-	while ((c = next_opt("check", argc, argv, ":h", long_opts)) != -1)
-		if (c == 'h')
-			show_help(help);
-	path = one_operand("check", argc, argv, "CAPTURE (a trace.dat file)");
+	path = parse_options_one_operand(&syntax, argc, argv);
 
 	fv_model_init(&m);
 	if (load_capture(path, &m, NULL, NEED_TWO_SNAPSHOTS, &info)) {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/* cmd_common.c - option handling and output shared by the subcommands. */
-#include <getopt.h>
+/* cmd_common.c - options and output shared by the subcommands. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -10,33 +10,83 @@
 #include "opts.h"
 #include "util.h"
 
-int next_opt(const char *cmd, int argc, char **argv, const char *shortopts,
-	     const struct option *longopts)
+static int parse_zone_arg(const struct option *opt, const char *arg)
 {
-	int c;
+	struct map_opts *o = opt->value;
+	int nid, zone;
 
-	opterr = 0;
-	c = getopt_long(argc, argv, shortopts, longopts, NULL);
-	if (c == '?') {
-		if (optopt)
-			usage_error(cmd, "%s: unknown option '-%c'", cmd, optopt);
-		usage_error(cmd, "%s: unknown option '%s'", cmd, argv[optind - 1]);
-	}
-	if (c == ':')
-		usage_error(cmd, "%s: option '%s' needs a value", cmd,
-			    argv[optind - 1]);
-	return c;
+	if (parse_zone(arg, &nid, &zone))
+		return -1;
+	o->zone_nid = nid;
+	o->zone_type = zone;
+	return 0;
 }
 
-const char *one_operand(const char *cmd, int argc, char **argv,
-			const char *what)
+/* The options of several commands, without the value they store into. */
+enum { SHARED_HELP, SHARED_OUTPUT, SHARED_MAP_FORMAT, SHARED_ZONE };
+
+static const struct option shared[] = {
+	[SHARED_HELP] = OPT_HELP("this text",
+		"Print the usage and the options, and exit."),
+	[SHARED_OUTPUT] = OPT_STRING('o', "output", NULL, "FILE",
+		"write there instead of standard output (atomically)",
+		"Write to\n"
+		".I FILE\n"
+		"(atomically) instead of standard output."),
+	[SHARED_MAP_FORMAT] = OPT_STRING('f', "format", NULL, "FORMAT",
+		"ansi (default on a terminal), txt, svg or html",
+		".B ansi\n"
+		"(coloured, the default when standard output is a terminal),\n"
+		".B txt\n"
+		"(one letter per block, the default otherwise),\n"
+		".BR svg ,\n"
+		"or\n"
+		".B html\n"
+		"(a self-contained page)."),
+	[SHARED_ZONE] = {
+		.type = OPTION_CALLBACK, .short_name = 'z',
+		.long_name = "zone", .argh = "N/ZONE",
+		.callback = parse_zone_arg, .bad = "zone",
+		.want = "N/ZONE or ZONE, e.g. 0/Normal",
+		.help = "only this zone (e.g. 0/Normal, or Normal for all "
+			"nodes)",
+		.doc = "Only zone\n"
+		       ".I ZONE\n"
+		       ".RB ( DMA \", \" DMA32 \", \" Normal \", \" "
+		       "Movable \", \" Device )\n"
+		       "of node\n"
+		       ".IR N ;\n"
+		       ".I ZONE\n"
+		       "alone selects it on every node.",
+	},
+};
+
+static struct option shared_option(int which, void *value)
 {
-	if (optind >= argc)
-		usage_error(cmd, "%s: missing %s", cmd, what);
-	if (optind + 1 < argc)
-		usage_error(cmd, "%s: unexpected argument '%s'", cmd,
-			    argv[optind + 1]);
-	return argv[optind];
+	struct option o = shared[which];
+
+	o.value = value;
+	return o;
+}
+
+struct option opt_help(void)
+{
+	return shared[SHARED_HELP];
+}
+
+struct option opt_output(const char **path)
+{
+	return shared_option(SHARED_OUTPUT, path);
+}
+
+struct option opt_map_format(const char **format)
+{
+	return shared_option(SHARED_MAP_FORMAT, format);
+}
+
+struct option opt_zone(struct map_opts *o)
+{
+	return shared_option(SHARED_ZONE, o);
 }
 
 const struct renderer *pick_renderer(const char *cmd, const char *format,
@@ -84,23 +134,4 @@ int write_map(const struct renderer *r, const char *path,
 		return -1;
 	}
 	return out_close(&out);
-}
-
-void show_help(const char *text)
-{
-	fputs(text, stdout);
-	if (fflush(stdout) || ferror(stdout))
-		die("standard output: write failed");
-	exit(0);
-}
-
-void parse_zone_opt(const char *cmd, const char *arg, struct map_opts *o)
-{
-	int nid, zone;
-
-	if (parse_zone(arg, &nid, &zone))
-		usage_error(cmd, "%s: bad zone '%s' (want N/ZONE or ZONE, e.g. 0/Normal)",
-			    cmd, arg);
-	o->zone_nid = nid;
-	o->zone_type = zone;
 }

@@ -1,33 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /* cmd_dump.c - "fragview dump": a debugfs pageblock dump as a map. */
 #include <errno.h>
-#include <getopt.h>
 #include <string.h>
 
 #include "dump.h"
 #include "fragview.h"
 #include "util.h"
 
-static const char help[] =
-"usage: fragview dump FILE [--format ansi|svg|html|txt] [-o OUTPUT]\n"
-"\n"
+static const char about[] =
 "Draws the map of a pageblock dump read from the mobility debugfs file\n"
-"(FILE '-' reads standard input); no trace is needed.\n"
-"\n"
-"  -f, --format FMT   ansi (default on a terminal), txt, svg or html\n"
-"  -z, --zone N/ZONE  only this zone (e.g. 0/Normal, or Normal for all nodes)\n"
-"  -o, --output FILE  write there instead of standard output (atomically)\n"
-"  -h, --help         this text\n";
+"(FILE '-' reads standard input); no trace is needed.\n";
 
-static const struct option long_opts[] = {
-	{ "format", required_argument, NULL, 'f' },
-	{ "zone",   required_argument, NULL, 'z' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "help",   no_argument,       NULL, 'h' },
-	{ NULL, 0, NULL, 0 }
-};
-
-int load_dump(const char *path, struct fv_model *m)
+/*
+ * Reads a debugfs pageblock dump into m (finished), as load_capture()
+ * reads a capture.  Returns 0, or -1 after one line on stderr.
+ */
+static int load_dump(const char *path, struct fv_model *m)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
 	struct fv_dump d;
@@ -61,26 +49,19 @@ int cmd_dump(int argc, char **argv)
 {
 	const char *format = NULL, *output = NULL, *path;
 	struct map_opts o = { .zone_nid = -1, .zone_type = -1 };
+	const struct option options[] = {
+		OPT_MAP_DRAWING(&o, &format, &output)
+	};
+	const struct cmd_syntax syntax = {
+		.name = "dump", .operands = "FILE",
+		.missing = "FILE (a pageblock dump, or - for standard input)",
+		.about = about, .options = options,
+	};
 	const struct renderer *r;
 	struct fv_model m;
-	int c, ret;
+	int ret;
 
-	while ((c = next_opt("dump", argc, argv, ":f:z:o:h", long_opts)) != -1) {
-		switch (c) {
-		case 'f':
-			format = optarg;
-			break;
-		case 'z':
-			parse_zone_opt("dump", optarg, &o);
-			break;
-		case 'o':
-			output = optarg;
-			break;
-		case 'h':
-			show_help(help);
-		}
-	}
-	path = one_operand("dump", argc, argv, "dump FILE");
+	path = parse_options_one_operand(&syntax, argc, argv);
 	r = pick_renderer("dump", format, true, output);
 	o.title = path;
 

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 /* cmd_map.c - "fragview map": the pageblock map of a capture. */
-#include <getopt.h>
 #include <string.h>
 
 #include "capture.h"
@@ -8,74 +7,75 @@
 #include "opts.h"
 #include "util.h"
 
-static const char help[] =
-"usage: fragview map CAPTURE [--at TIME] [--zone N/ZONE]\n"
-"                    [--format ansi|svg|html|txt] [-o OUTPUT]\n"
-"\n"
+static const char about[] =
 "Draws every pageblock of the captured zones, coloured by migratetype,\n"
 "as it was at TIME: the first pageblock_state snapshot replayed with\n"
-"every pageblock_flip up to TIME (default: the end of the capture).\n"
-"\n"
-"  -a, --at TIME      trace time in seconds as 'trace-cmd report' prints\n"
-"                     it (e.g. 1234.567890), or +SECONDS from the first event\n"
-"  -z, --zone N/ZONE  only this zone (e.g. 0/Normal, or Normal for all nodes)\n"
-"  -f, --format FMT   ansi (default on a terminal), txt, svg or html\n"
-"  -o, --output FILE  write there instead of standard output (atomically)\n"
-"  -h, --help         this text\n";
+"every pageblock_flip up to TIME (default: the end of the capture).\n";
 
-static const struct option long_opts[] = {
-	{ "at",     required_argument, NULL, 'a' },
-	{ "zone",   required_argument, NULL, 'z' },
-	{ "format", required_argument, NULL, 'f' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "help",   no_argument,       NULL, 'h' },
-	{ NULL, 0, NULL, 0 }
+/* --at: kept as given for the warning, relative until the capture is read */
+struct at_arg {
+	struct map_opts *map;
+	const char *text;
+	bool relative;
 };
+
+static int parse_at_arg(const struct option *opt, const char *arg)
+{
+	struct at_arg *at = opt->value;
+
+	if (parse_time(arg, &at->map->at_ts, &at->relative))
+		return -1;
+	at->map->have_at = true;
+	at->text = arg;
+	return 0;
+}
 
 int cmd_map(int argc, char **argv)
 {
-	const char *format = NULL, *output = NULL, *path, *at = NULL;
+	const char *format = NULL, *output = NULL, *path;
 	struct map_opts o = { .zone_nid = -1, .zone_type = -1 };
+	struct at_arg at = { .map = &o };
+	const struct option options[] = {
+		{ .type = OPTION_CALLBACK, .short_name = 'a', .long_name = "at",
+		  .argh = "TIME", .value = &at, .callback = parse_at_arg,
+		  .bad = "time", .want = "SECONDS[.FRACTION] or +SECONDS",
+		  .help = "trace time in seconds as 'trace-cmd report' prints "
+			  "it (e.g. 1234.567890), or +SECONDS from the first "
+			  "event; default: the end of the capture",
+		  .doc = "Trace time in seconds as\n"
+			 ".B trace-cmd report\n"
+			 "prints it (for example\n"
+			 ".BR 1234.567890 ),\n"
+			 "or\n"
+			 ".BI + SECONDS\n"
+			 "after the first event.\n"
+			 "Default: the end of the capture.\n"
+			 "A time outside the capture is drawn with a "
+			 "warning." },
+		OPT_MAP_DRAWING(&o, &format, &output)
+	};
+	const struct cmd_syntax syntax = {
+		.name = "map", .operands = "CAPTURE",
+		.missing = "CAPTURE (a trace.dat file)", .about = about,
+		.options = options,
+	};
 	struct fv_trace_info info;
 	const struct renderer *r;
 	struct fv_model m;
-	bool relative = false;
-	int c, ret;
+	int ret;
 
-	while ((c = next_opt("map", argc, argv, ":a:z:f:o:h", long_opts)) != -1) {
-		switch (c) {
-		case 'a':
-			at = optarg;
-			if (parse_time(at, &o.at_ts, &relative))
-				usage_error("map", "map: bad time '%s' (want SECONDS[.FRACTION] or +SECONDS)",
-					    at);
-			o.have_at = true;
-			break;
-		case 'z':
-			parse_zone_opt("map", optarg, &o);
-			break;
-		case 'f':
-			format = optarg;
-			break;
-		case 'o':
-			output = optarg;
-			break;
-		case 'h':
-			show_help(help);
-		}
-	}
-	path = one_operand("map", argc, argv, "CAPTURE (a trace.dat file)");
+	path = parse_options_one_operand(&syntax, argc, argv);
 	r = pick_renderer("map", format, true, output);
 	o.title = path;
 
 	fv_model_init(&m);
 	ret = load_capture(path, &m, NULL, NEED_SNAPSHOT, &info);
 	if (!ret && o.have_at) {
-		if (relative)
+		if (at.relative)
 			o.at_ts += m.first_ts;
 		if (o.at_ts < m.first_ts || o.at_ts > m.last_ts)
 			warn("%s: --at %s is outside the capture (%llu.%06llu .. %llu.%06llu)",
-			     path, at,
+			     path, at.text,
 			     (unsigned long long)(m.first_ts / 1000000000),
 			     (unsigned long long)(m.first_ts % 1000000000 / 1000),
 			     (unsigned long long)(m.last_ts / 1000000000),

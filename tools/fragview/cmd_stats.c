@@ -1,56 +1,55 @@
 // SPDX-License-Identifier: GPL-2.0
 /* cmd_stats.c - "fragview stats": what moved, where, and why. */
-#include <getopt.h>
-
 #include "capture.h"
 #include "fragview.h"
 #include "stats.h"
 #include "util.h"
 
-static const char help[] =
-"usage: fragview stats CAPTURE [--format txt|csv|json] [-o OUTPUT]\n"
-"\n"
+static const char about[] =
 "Steals by (allocation type -> block type, claimed, order, fallback order),\n"
 "pageblock flips by (old -> new, reason), per-cpu list drains by (cpu,\n"
 "reason, pages per type), migrations by (reason, mode) with success rates\n"
 "and results, blocks per type and zone at the start and the end, and the\n"
 "unusable free space and fragmentation indices of mm/vmstat.c per order\n"
-"(estimated from the snapshots' per-block free pages and largest order).\n"
-"\n"
-"  -f, --format FMT   txt (default), csv or json\n"
-"  -o, --output FILE  write there instead of standard output (atomically)\n"
-"  -h, --help         this text\n";
+"(estimated from the snapshots' per-block free pages and largest order).\n";
 
-static const struct option long_opts[] = {
-	{ "format", required_argument, NULL, 'f' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "help",   no_argument,       NULL, 'h' },
-	{ NULL, 0, NULL, 0 }
-};
+/* --format in the man page */
+static const char format_doc[] =
+".B txt\n"
+"(tables, the default),\n"
+".B csv\n"
+"(one tidy table: every number is a row with the columns\n"
+"table, node, zone, cpu, from, to, reason, mode, claimed, order,\n"
+"fallback_order, result, metric, value), or\n"
+".BR json .\n"
+"Indices are in thousandths, as the kernel prints them in\n"
+".IR /sys/kernel/debug/extfrag/ ;\n"
+"a fragmentation index of \\-1000 means a request of that order would\n"
+"succeed.";
 
 int cmd_stats(int argc, char **argv)
 {
 	const char *format = NULL, *output = NULL, *path;
+	const struct option options[] = {
+		OPT_STRING('f', "format", &format, "FORMAT",
+			   "txt (default), csv or json", format_doc),
+		opt_output(&output),
+		opt_help(),
+		OPT_END()
+	};
+	const struct cmd_syntax syntax = {
+		.name = "stats", .operands = "CAPTURE",
+		.missing = "CAPTURE (a trace.dat file)", .about = about,
+		.options = options,
+	};
 	struct fv_trace_info info;
 	const struct renderer *r;
 	struct fv_stats *s;
 	struct fv_model m;
 	struct out out;
-	int c, ret;
+	int ret;
 
-	while ((c = next_opt("stats", argc, argv, ":f:o:h", long_opts)) != -1) {
-		switch (c) {
-		case 'f':
-			format = optarg;
-			break;
-		case 'o':
-			output = optarg;
-			break;
-		case 'h':
-			show_help(help);
-		}
-	}
-	path = one_operand("stats", argc, argv, "CAPTURE (a trace.dat file)");
+	path = parse_options_one_operand(&syntax, argc, argv);
 	r = pick_renderer("stats", format, false, output);
 
 	fv_model_init(&m);

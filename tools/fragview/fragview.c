@@ -25,15 +25,40 @@ static const struct command commands[] = {
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
-static void usage(FILE *f)
+static void list_commands(FILE *f)
 {
-	fprintf(f, "usage: fragview [--version] [--help] COMMAND [ARGS]\n\n"
-		   "commands:\n");
+	fprintf(f, "\ncommands:\n");
 	for (size_t i = 0; i < NR_COMMANDS; i++)
 		fprintf(f, "  %-6s  %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "\n'fragview COMMAND --help' describes a command; "
 		   "see also fragview(1).\n");
 }
+
+static int show_version(const struct option *opt, const char *arg)
+{
+	(void)opt;
+	(void)arg;
+	print_and_exit("fragview " FRAGVIEW_VERSION "\n");
+}
+
+static const struct option options[] = {
+	OPT_HELP("this text",
+		 "Print the list of commands.\n"
+		 ".B fragview\n"
+		 ".I command\n"
+		 ".B \\-\\-help\n"
+		 "describes one command."),
+	{ .type = OPTION_CALLBACK, .short_name = 'V', .long_name = "version",
+	  .callback = show_version, .help = "print the version and exit",
+	  .doc = "Print the version and exit." },
+	OPT_END()
+};
+
+static const struct cmd_syntax syntax = {
+	.operands = "COMMAND [ARGS]", .missing = "COMMAND",
+	.epilogue = list_commands, .flags = PARSE_OPT_STOP_AT_NON_OPTION,
+	.options = options,
+};
 
 static const struct command *find_command(const char *name)
 {
@@ -46,34 +71,32 @@ static const struct command *find_command(const char *name)
 int main(int argc, char **argv)
 {
 	const struct command *cmd;
+	int nr;
 
 	/* a closed pipe is a write error we report, not a silent death */
 	signal(SIGPIPE, SIG_IGN);
 
 	if (argc < 2) {
-		usage(stderr);
+		usage_with_options(&syntax, stderr);
 		return EXIT_USAGE;
 	}
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		usage(stdout);
-		show_help("");
-	}
-	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))
-		show_help("fragview " FRAGVIEW_VERSION "\n");
-	if (!strcmp(argv[1], "help")) {
-		if (argc < 3) {
-			usage(stdout);
-			show_help("");
+	/* argv[0..nr) is now COMMAND [ARGS], as the command expects it */
+	nr = parse_options(&syntax, argc, argv);
+	if (!nr)
+		usage_error(NULL, "missing COMMAND");
+	if (!strcmp(argv[0], "help")) {
+		if (nr < 2) {
+			usage_with_options(&syntax, stdout);
+			print_and_exit("");
 		}
-		cmd = find_command(argv[2]);
+		cmd = find_command(argv[1]);
 		if (!cmd)
-			usage_error(NULL, "'%s' is not a fragview command", argv[2]);
-		return cmd->fn(2, (char *[]){ argv[2], "--help", NULL });
+			usage_error(NULL, "'%s' is not a fragview command",
+				    argv[1]);
+		return cmd->fn(2, (char *[]){ argv[1], "--help", NULL });
 	}
-	if (argv[1][0] == '-')
-		usage_error(NULL, "unknown option '%s'", argv[1]);
-	cmd = find_command(argv[1]);
+	cmd = find_command(argv[0]);
 	if (!cmd)
-		usage_error(NULL, "'%s' is not a fragview command", argv[1]);
-	return cmd->fn(argc - 1, argv + 1);
+		usage_error(NULL, "'%s' is not a fragview command", argv[0]);
+	return cmd->fn(nr, argv);
 }

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 
 #include "model.h"
+#include "parse-options.h"
 #include "render.h"
 
 #define FRAGVIEW_VERSION "0.1"
@@ -16,32 +17,25 @@ int cmd_check(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 
 /*
- * getopt_long() with our own messages: returns the option, or -1 at the
- * end; unknown options and missing arguments exit 2 with one line.
+ * Options more than one command takes: one -h line and one man page
+ * paragraph each (cmd_common.c).
  */
-struct option;
-int next_opt(const char *cmd, int argc, char **argv, const char *shortopts,
-	     const struct option *longopts);
+struct option opt_zone(struct map_opts *o);	/* -z, --zone N/ZONE */
+struct option opt_map_format(const char **format);	/* -f, --format */
+struct option opt_output(const char **path);	/* -o, --output FILE */
+struct option opt_help(void);			/* -h, --help */
 
-/* Exactly one positional argument after the options, or exit 2. */
-const char *one_operand(const char *cmd, int argc, char **argv,
-			const char *what);
+/* The options that draw a map: the end of map's and dump's tables. */
+#define OPT_MAP_DRAWING(map_opts, format, output) \
+	opt_zone(map_opts), opt_map_format(format), opt_output(output), \
+	opt_help(), OPT_END()
 
-/* The renderer for --format (NULL: the default for a map), or exit 2. */
+/* The renderer for --format (NULL: the default for a map), or exit 64. */
 const struct renderer *pick_renderer(const char *cmd, const char *format,
 				     bool for_map, const char *out_path);
 
 /* Renders the map to path ("-" or NULL: stdout); 0 or -1 (reported). */
 int write_map(const struct renderer *r, const char *path,
 	      const struct fv_model *m, const struct map_opts *o);
-
-/* --zone N/ZONE into o, or exit 2. */
-void parse_zone_opt(const char *cmd, const char *arg, struct map_opts *o);
-
-/* Reads a debugfs pageblock dump into m (finished); 0 or -1 (reported). */
-int load_dump(const char *path, struct fv_model *m);
-
-/* Prints "usage" text for cmd to stdout and exits 0. */
-void show_help(const char *text) __attribute__((noreturn));
 
 #endif /* FRAGVIEW_H */

@@ -386,6 +386,9 @@ done
 # ---- damaged copies of a capture: never a crash, never a hang
 python3 "$here/mutate.py" "$fv" mob.dat 200 | tail -1
 
+# ---- man pages: OPTIONS from the option tables, every -h option in them
+"$here/man-sync.sh" "$fv"
+
 # ---- man pages render without groff warnings
 for m in "$here"/../Documentation/*.1; do
 	MANWIDTH=80 man --warnings -l "$m" >/dev/null 2>err.txt
