@@ -23,7 +23,7 @@ static const char about[] =
 "overruns (CPU, how many, when), incomplete snapshots, flip gen gaps.\n"
 "Exit status: 0 exact, 1 mismatches, 2 the replay cannot be exact (events\n"
 "are missing), 3 unreadable capture (or fewer than two snapshots),\n"
-"64 usage error.\n";
+"4 the result cannot be written, 64 usage error.\n";
 
 static void put_issues(FILE *f, const struct fv_issues *is)
 {
@@ -63,7 +63,7 @@ int cmd_check(int argc, char **argv)
 	if (fv_model_check(&m, &chk, mm) || fv_model_issues(&m, &is))
 		die("out of memory");
 	if (out_open(&out, "-"))
-		return 1;
+		return EXIT_NO_OUTPUT;
 	fprintf(out.f, "check: %zu blocks, %zu flips replayed, %zu mismatches\n",
 		chk.nr_compared, chk.nr_flips, chk.nr_mismatches);
 	for (size_t i = 0; i < chk.nr_mismatches; i++)
@@ -81,7 +81,7 @@ int cmd_check(int argc, char **argv)
 	if (is.nr)
 		fprintf(out.f, "check: the replay cannot be exact: events are missing\n");
 	if (out_close(&out))
-		ret = 1;
+		ret = EXIT_NO_OUTPUT;
 	else if (is.nr)
 		ret = EXIT_INEXACT;
 	else

@@ -57,7 +57,9 @@ static const struct option shared[] = {
 		       "of node\n"
 		       ".IR N ;\n"
 		       ".I ZONE\n"
-		       "alone selects it on every node.",
+		       "alone selects it on every node.\n"
+		       "A zone the input does not have is an error\n"
+		       "(exit status 3).",
 	},
 };
 
@@ -105,6 +107,42 @@ const struct renderer *pick_renderer(const char *cmd, const char *format,
 		usage_error(cmd, "%s: unknown format '%s' (one of %s)", cmd,
 			    format, renderer_names(for_map));
 	return r;
+}
+
+static void zone_text(char *buf, size_t size, int nid, int zone)
+{
+	if (nid >= 0)
+		snprintf(buf, size, "%d/%s", nid, fv_zone_name(zone));
+	else
+		snprintf(buf, size, "%s", fv_zone_name(zone));
+}
+
+int check_zone_filter(const char *path, const struct fv_model *m,
+		      const struct map_opts *o)
+{
+	char want[64], have[256] = "";
+	size_t used = 0;
+
+	/* a model without zones draws an empty map, filter or not */
+	if ((o->zone_nid < 0 && o->zone_type < 0) || !m->nr_zones)
+		return 0;
+	for (size_t i = 0; i < m->nr_zones; i++) {
+		const struct fv_zone *z = &m->zones[i];
+
+		if ((o->zone_nid < 0 || z->nid == o->zone_nid) &&
+		    (o->zone_type < 0 || z->zone == o->zone_type))
+			return 0;
+		if (used < sizeof(have)) {
+			char one[64];
+
+			zone_text(one, sizeof(one), z->nid, z->zone);
+			used += snprintf(have + used, sizeof(have) - used,
+					 "%s%s", used ? ", " : "", one);
+		}
+	}
+	zone_text(want, sizeof(want), o->zone_nid, o->zone_type);
+	warn("%s: --zone %s matches none of its zones (%s)", path, want, have);
+	return -1;
 }
 
 static int terminal_width(void)

@@ -66,11 +66,11 @@ int cmd_dump(int argc, char **argv)
 	o.title = path;
 
 	fv_model_init(&m);
-	if (load_dump(path, &m)) {
+	if (load_dump(path, &m) || check_zone_filter(path, &m, &o)) {
 		fv_model_free(&m);
 		return EXIT_UNREADABLE;
 	}
 	ret = write_map(r, output, &m, &o);
 	fv_model_free(&m);
-	return ret ? 1 : 0;
+	return ret ? EXIT_NO_OUTPUT : 0;
 }

@@ -81,11 +81,11 @@ int cmd_map(int argc, char **argv)
 			     (unsigned long long)(m.last_ts / 1000000000),
 			     (unsigned long long)(m.last_ts % 1000000000 / 1000));
 	}
-	if (ret) {
+	if (ret || check_zone_filter(path, &m, &o)) {
 		fv_model_free(&m);
 		return EXIT_UNREADABLE;
 	}
 	ret = write_map(r, output, &m, &o);
 	fv_model_free(&m);
-	return ret ? 1 : 0;
+	return ret ? EXIT_NO_OUTPUT : 0;
 }

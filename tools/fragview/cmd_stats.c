@@ -72,5 +72,5 @@ int cmd_stats(int argc, char **argv)
 	}
 	fv_stats_free(s);
 	fv_model_free(&m);
-	return ret ? 1 : 0;
+	return ret ? EXIT_NO_OUTPUT : 0;
 }

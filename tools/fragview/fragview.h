@@ -34,6 +34,13 @@ struct option opt_help(void);			/* -h, --help */
 const struct renderer *pick_renderer(const char *cmd, const char *format,
 				     bool for_map, const char *out_path);
 
+/*
+ * 0 if --zone is unset or picks a zone of m; else -1 after one line
+ * naming path and the zones it has (the input lacks what was asked).
+ */
+int check_zone_filter(const char *path, const struct fv_model *m,
+		      const struct map_opts *o);
+
 /* Renders the map to path ("-" or NULL: stdout); 0 or -1 (reported). */
 int write_map(const struct renderer *r, const char *path,
 	      const struct fv_model *m, const struct map_opts *o);

@@ -25,7 +25,7 @@ void die(const char *fmt, ...)
 	va_start(ap, fmt);
 	vmsg(fmt, ap);
 	va_end(ap);
-	exit(1);
+	exit(EXIT_NO_OUTPUT);
 }
 
 void warn(const char *fmt, ...)

@@ -7,16 +7,21 @@
 #include <stdio.h>
 
 /*
- * Exit codes: 0 ok (check: exact); 1 failure (output, no zone for
- * --zone) or, for check, mismatches; 2 check: the replay cannot be exact
- * (lost events, incomplete snapshot, gen gap); 3 the input cannot be
- * read or lacks what the command needs; 64 usage (EX_USAGE).
+ * Exit status, one policy for every command (fragview(1), EXIT STATUS):
+ * a script can tell what check found (1, 2) from why a command did not
+ * run (3: its input, 4: its output, 64: its arguments).
  */
-#define EXIT_MISMATCH 1
-#define EXIT_INEXACT 2
-#define EXIT_UNREADABLE 3
-#define EXIT_USAGE 64
+#define EXIT_MISMATCH	1	/* check: blocks do not match */
+#define EXIT_INEXACT	2	/* check: events are missing */
+#define EXIT_UNREADABLE	3	/* the input cannot be used: unreadable,
+				 * corrupt, without the events or the zone
+				 * the command needs */
+#define EXIT_NO_OUTPUT	4	/* no result: the output cannot be
+				 * written, or fragview ran out of
+				 * memory or processes */
+#define EXIT_USAGE	64	/* bad command line (EX_USAGE) */
 
+/* One "fragview: ..." line on stderr, then exit EXIT_NO_OUTPUT. */
 void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void usage_error(const char *cmd, const char *fmt, ...)

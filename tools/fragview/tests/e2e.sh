@@ -239,8 +239,8 @@ for i in $(seq 0 $((n - 1))); do
 		nok "map --at $at" "got  $got" "want $want"
 done
 expect "map --zone 0/DMA32" 0 "" -- "$fv" map mob.dat --zone 0/DMA32 --format txt
-expect "map --zone matching nothing" 1 \
-	"fragview: no zone in the capture matches the --zone filter" \
+expect "map --zone matching nothing: the input lacks it, exit 3" 3 \
+	"fragview: mob.dat: --zone 3/Normal matches none of its zones (0/DMA32, 0/Normal)" \
 	-- "$fv" map mob.dat --zone 3/Normal --format txt -o nozone.txt
 [ ! -e nozone.txt ] && ok "map --zone failure leaves no output file" ||
 	nok "map --zone failure left nozone.txt"
@@ -285,13 +285,13 @@ expect "unknown format" 64 "fragview: stats: unknown format 'svg' (one of txt|cs
 	-- "$fv" stats mob.dat --format svg
 expect "bad --at" 64 "fragview: map: bad time '1.2.3' (want SECONDS[.FRACTION] or +SECONDS) (see 'fragview map --help')" \
 	-- "$fv" map mob.dat --at 1.2.3
-expect "unwritable -o" 1 "fragview: /nonexistent/x.txt: cannot write: No such file or directory" \
+expect "unwritable -o" 4 "fragview: /nonexistent/x.txt: cannot write: No such file or directory" \
 	-- "$fv" stats mob.dat -o /nonexistent/x.txt
-expect "-o /dev/full" 1 "fragview: /dev/full: write failed: No space left on device" \
+expect "-o /dev/full" 4 "fragview: /dev/full: write failed: No space left on device" \
 	-- "$fv" stats mob.dat -o /dev/full
 "$fv" check mob.dat >/dev/full 2>err.txt
-[ $? = 1 ] && [ "$(cat err.txt)" = "fragview: standard output: write failed: No space left on device" ] &&
-	ok "stdout on /dev/full fails loudly" || nok "stdout /dev/full" "$(cat err.txt)"
+[ $? = 4 ] && [ "$(cat err.txt)" = "fragview: standard output: write failed: No space left on device" ] &&
+	ok "stdout on /dev/full fails loudly, exit 4 (not check's 1)" || nok "stdout /dev/full" "$(cat err.txt)"
 
 # ---- dump: a debugfs pageblock map without a trace
 cat > good.dump <<'EOF'
@@ -312,6 +312,58 @@ sed "s/nr_blocks 3/nr_blocks 2/" good.dump > short.dump
 expect "dump: block count checked" 3 \
 	"fragview: short.dump:5: zone DMA32 of node 0 has more blocks than the 2 of its header" \
 	-- "$fv" dump short.dump
+
+# ---- exit status: one policy, the same for every command (fragview(1))
+for c in map stats check dump; do
+	expect "$c: unknown option, 64" 64 \
+		"fragview: $c: unknown option '--frobnicate' (see 'fragview $c --help')" \
+		-- "$fv" $c mob.dat --frobnicate
+	expect "$c: unknown short option, 64" 64 \
+		"fragview: $c: unknown option '-q' (see 'fragview $c --help')" \
+		-- "$fv" $c -q mob.dat
+	expect "$c: value given to --help, 64" 64 \
+		"fragview: $c: option '--help' takes no value (see 'fragview $c --help')" \
+		-- "$fv" $c --help=yes
+	expect "$c: extra operand, 64" 64 \
+		"fragview: $c: unexpected argument 'mob7.dat' (see 'fragview $c --help')" \
+		-- "$fv" $c mob.dat mob7.dat
+	expect "$c: unreadable input, 3" 3 \
+		"fragview: nosuch.dat: No such file or directory" \
+		-- "$fv" $c nosuch.dat
+	[ $c = check ] && continue
+	in=mob.dat
+	[ $c = dump ] && in=good.dump
+	expect "$c: option without its value, 64" 64 \
+		"fragview: $c: option '-o' needs a value (see 'fragview $c --help')" \
+		-- "$fv" $c mob.dat -o
+	expect "$c: output cannot be written, 4" 4 \
+		"fragview: /nonexistent/x: cannot write: No such file or directory" \
+		-- "$fv" $c "$in" -o /nonexistent/x
+done
+for c in map stats check; do
+	expect "$c: capture without our events, 3" 3 \
+		"fragview: none.dat: no mobility or kmem/migrate events in this capture" \
+		-- "$fv" $c none.dat
+done
+expect "dump: a capture is no dump, 3" 3 \
+	"fragview: none.dat:1: binary data (NUL byte)" -- "$fv" dump none.dat
+expect "dump --zone matching nothing, 3" 3 \
+	"fragview: good.dump: --zone 1/DMA matches none of its zones (0/DMA32, 0/Normal)" \
+	-- "$fv" dump good.dump --zone 1/DMA -o nozone.txt
+[ ! -e nozone.txt ] && ok "dump --zone failure leaves no output file" ||
+	nok "dump --zone failure left nozone.txt"
+expect "options after the operand, abbreviated, with =" 0 "" \
+	-- "$fv" map mob.dat --form=txt --zone 0/DMA32 -onz.txt
+[ -s nz.txt ] && ok "-oFILE writes FILE" || nok "-oFILE wrote nothing"
+expect "-- ends the options" 3 "fragview: --zone: No such file or directory" \
+	-- "$fv" map -- --zone
+expect "no command, 64" 64 "fragview: missing COMMAND (see 'fragview --help')" \
+	-- "$fv" --
+for c in map stats check dump; do
+	"$fv" $c --help >/dev/full 2>err.txt
+	[ $? = 4 ] && [ "$(cat err.txt)" = "fragview: standard output: write failed" ] &&
+		ok "$c --help on a full disk: 4" || nok "$c --help on /dev/full" "$(cat err.txt)"
+done
 
 # ---- help and version
 for c in map stats check dump; do
