@@ -58,6 +58,11 @@ int load_capture(const char *path, struct fv_model *m, struct fv_stats *s,
 	struct loader l = { .m = m, .s = s, .info = info };
 	bool mobility = false, stock;
 
+	/*
+	 * Only a map can show the blocks' recent events (the HTML block
+	 * details); stats and check would keep them for nothing.
+	 */
+	m->keep_hist = need == NEED_SNAPSHOT;
 	if (fv_trace_read(path, info, on_event, &l))
 		return -1;
 	m->expect_snap_events = info->have[FV_EV_SNAPSHOT];

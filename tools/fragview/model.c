@@ -5,7 +5,8 @@
  * Blocks are appended as they appear (a snapshot record, or a flip or
  * steal naming a block no snapshot covered yet) and found through a
  * pfn hash; fv_model_finish() sorts the table by (nid, zone, pfn) and
- * renumbers the flip history and the per-block rings to match.
+ * renumbers the flip history to match (a block's ring of recent events
+ * moves with its private record).
  *
  * Two notions of "type" are kept per block, on purpose:
  *   - the map type (fv_block.mt, fv_model_types_at()): the earliest
@@ -16,12 +17,14 @@
  *     block arrives.  fv_model_check() compares the two per block, which
  *     is how lost events or missing tracepoints show up.
  *
- * Pure: no I/O, no libtracecmd.  Memory grows with blocks and flips.
+ * Pure: no I/O, no libtracecmd.  Memory grows with blocks and flips;
+ * running out of it ends the program (xmalloc(), util.h).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "model.h"
+#include "util.h"
 
 enum {
 	BLK_IN_BASE = 1,	/* the first snapshot covered the block */
@@ -43,6 +46,7 @@ struct blk_rec {
 struct blk_priv {
 	struct blk_rec base, snap;	/* first and latest later record */
 	struct blk_rec start;		/* the record mt_start comes from */
+	uint32_t ring;			/* index + 1 into rings, 0: none yet */
 	uint32_t snap_seq;		/* seq of the latest later snapshot */
 	uint32_t flips_replayed;	/* flips applied to replay_mt so far */
 	uint32_t replayed_at_snap;	/* ... when the snapshot record came */
@@ -54,10 +58,18 @@ struct blk_priv {
 	uint8_t flags;
 };
 
+/* Recent events of one block (keep_hist), allocated at its first event. */
+struct hist_ring {
+	struct fv_hist_rec rec[FV_BLOCK_HIST];
+	uint8_t first, len;
+};
+
 struct model_priv {
 	struct blk_priv *bp;
-	size_t cap;			/* room in blocks, bp, hist, hist_len */
+	size_t cap;			/* room in blocks and bp */
 	size_t flips_cap;
+	struct hist_ring *rings;
+	size_t nr_rings, rings_cap;
 	size_t snap_zones_cap, lost_cap;
 	/* open addressing: key = block number + 1 (0 = empty), val = index */
 	uint64_t *hkeys;
@@ -79,7 +91,7 @@ void fv_model_init(struct fv_model *m)
 	memset(m, 0, sizeof(*m));
 	m->pageblock_order = 9;
 	m->bucket_ns = 1000;	/* doubled by merging as the capture grows */
-	m->priv = calloc(1, sizeof(struct model_priv));
+	m->priv = xcalloc(1, sizeof(struct model_priv));
 }
 
 void fv_model_free(struct fv_model *m)
@@ -90,13 +102,12 @@ void fv_model_free(struct fv_model *m)
 		free(p->bp);
 		free(p->hkeys);
 		free(p->hvals);
+		free(p->rings);
 		free(p);
 	}
 	free(m->blocks);
 	free(m->zones);
 	free(m->flips);
-	free(m->hist);
-	free(m->hist_len);
 	free(m->snap_zones);
 	free(m->lost);
 	memset(m, 0, sizeof(*m));
@@ -117,26 +128,18 @@ static void hash_put(struct model_priv *p, uint64_t key, uint32_t val)
 	p->hvals[i] = val;
 }
 
-static int hash_rebuild(struct fv_model *m, size_t hcap)
+static void hash_rebuild(struct fv_model *m, size_t hcap)
 {
 	struct model_priv *p = P(m);
-	uint64_t *keys = calloc(hcap, sizeof(*keys));
-	uint32_t *vals = calloc(hcap, sizeof(*vals));
 
-	if (!keys || !vals) {
-		free(keys);
-		free(vals);
-		return -1;
-	}
 	free(p->hkeys);
 	free(p->hvals);
-	p->hkeys = keys;
-	p->hvals = vals;
+	p->hkeys = xcalloc(hcap, sizeof(*p->hkeys));
+	p->hvals = xcalloc(hcap, sizeof(*p->hvals));
 	p->hcap = hcap;
 	for (size_t i = 0; i < m->nr_blocks; i++)
 		if (!(p->bp[i].flags & BLK_GONE))
 			hash_put(p, (m->blocks[i].pfn >> m->pageblock_order) + 1, i);
-	return 0;
 }
 
 long fv_model_find_block(const struct fv_model *m, uint64_t pfn)
@@ -145,7 +148,7 @@ long fv_model_find_block(const struct fv_model *m, uint64_t pfn)
 	uint64_t key = (pfn >> m->pageblock_order) + 1;
 	size_t i;
 
-	if (!p || !p->hcap)
+	if (!p->hcap)
 		return -1;
 	for (i = hash_slot(key, p->hcap); p->hkeys[i]; i = (i + 1) & (p->hcap - 1))
 		if (p->hkeys[i] == key)
@@ -153,50 +156,17 @@ long fv_model_find_block(const struct fv_model *m, uint64_t pfn)
 	return -1;
 }
 
-static int grow(void **ptr, size_t *cap, size_t need, size_t size)
+/* Room for need elements of size in *ptr, doubling. */
+static void grow(void **ptr, size_t *cap, size_t need, size_t size)
 {
 	size_t n = *cap ? *cap : 64;
-	void *q;
 
 	if (need <= *cap)
-		return 0;
+		return;
 	while (n < need)
 		n *= 2;
-	q = realloc(*ptr, n * size);
-	if (!q)
-		return -1;
-	*ptr = q;
+	*ptr = xrealloc(*ptr, n * size);
 	*cap = n;
-	return 0;
-}
-
-static int blocks_reserve(struct fv_model *m, size_t need)
-{
-	struct model_priv *p = P(m);
-	size_t n = p->cap ? p->cap : 64;
-	void *a, *b, *c, *d;
-
-	if (need <= p->cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	/* realloc one by one: each success is kept, so a failure is harmless */
-	a = realloc(m->blocks, n * sizeof(*m->blocks));
-	if (a)
-		m->blocks = a;
-	b = realloc(p->bp, n * sizeof(*p->bp));
-	if (b)
-		p->bp = b;
-	c = realloc(m->hist, n * FV_BLOCK_HIST * sizeof(*m->hist));
-	if (c)
-		m->hist = c;
-	d = realloc(m->hist_len, n * sizeof(*m->hist_len));
-	if (d)
-		m->hist_len = d;
-	if (!a || !b || !c || !d)
-		return -1;
-	p->cap = n;
-	return 0;
 }
 
 /* Adds the block holding pfn, first known to be of type mt. */
@@ -204,13 +174,17 @@ static long add_block(struct fv_model *m, uint64_t pfn, int32_t nid,
 		      uint8_t zone, uint8_t mt)
 {
 	struct model_priv *p = P(m);
-	size_t i = m->nr_blocks;
+	size_t i = m->nr_blocks, cap = p->cap;
 	struct fv_block *b;
 
-	if (i >= UINT32_MAX - 1 || blocks_reserve(m, i + 1))
+	/* flip records and the pfn index hold block numbers in 32 bits */
+	if (i >= UINT32_MAX - 1)
 		return -1;
-	if ((i + 1) * 2 > p->hcap && hash_rebuild(m, p->hcap ? p->hcap * 2 : 1024))
-		return -1;
+	/* blocks and bp grow together: one capacity for both */
+	grow((void **)&m->blocks, &cap, i + 1, sizeof(*m->blocks));
+	grow((void **)&p->bp, &p->cap, i + 1, sizeof(*p->bp));
+	if ((i + 1) * 2 > p->hcap)
+		hash_rebuild(m, p->hcap ? p->hcap * 2 : 1024);
 	if (mt >= FV_MT_NR)
 		mt = FV_MT_UNKNOWN;
 	if (zone >= FV_ZONE_NR)
@@ -227,7 +201,6 @@ static long add_block(struct fv_model *m, uint64_t pfn, int32_t nid,
 	memset(&p->bp[i], 0, sizeof(p->bp[i]));
 	p->bp[i].replay_mt = FV_MT_UNKNOWN;
 	p->bp[i].base_largest = -1;
-	m->hist_len[i] = 0;
 	m->nr_blocks++;
 	hash_put(p, (b->pfn >> m->pageblock_order) + 1, i);
 	p->type_count[mt]++;
@@ -245,33 +218,50 @@ static long find_or_add(struct fv_model *m, uint64_t pfn, int32_t nid,
 static void hist_push(struct fv_model *m, size_t i, uint64_t ts, uint8_t kind,
 		      uint8_t a, uint8_t b, uint8_t c, int32_t v)
 {
-	struct fv_block *blk = &m->blocks[i];
-	struct fv_hist_rec *ring = &m->hist[i * FV_BLOCK_HIST];
+	struct model_priv *p = P(m);
+	struct hist_ring *r;
 	size_t slot;
 
-	if (m->hist_len[i] < FV_BLOCK_HIST) {
-		slot = (blk->hist_first + m->hist_len[i]) % FV_BLOCK_HIST;
-		m->hist_len[i]++;
-	} else {
-		slot = blk->hist_first;
-		blk->hist_first = (blk->hist_first + 1) % FV_BLOCK_HIST;
+	if (!m->keep_hist)
+		return;
+	/* most blocks of a capture never see an event: no ring for them */
+	if (!p->bp[i].ring) {
+		grow((void **)&p->rings, &p->rings_cap, p->nr_rings + 1,
+		     sizeof(*p->rings));
+		p->rings[p->nr_rings].first = p->rings[p->nr_rings].len = 0;
+		p->bp[i].ring = ++p->nr_rings;
 	}
-	ring[slot] = (struct fv_hist_rec){ .ts = ts, .kind = kind,
-					   .a = a, .b = b, .c = c, .v = v };
+	r = &p->rings[p->bp[i].ring - 1];
+	if (r->len < FV_BLOCK_HIST) {
+		slot = (r->first + r->len) % FV_BLOCK_HIST;
+		r->len++;
+	} else {
+		slot = r->first;
+		r->first = (r->first + 1) % FV_BLOCK_HIST;
+	}
+	r->rec[slot] = (struct fv_hist_rec){ .ts = ts, .kind = kind,
+					     .a = a, .b = b, .c = c, .v = v };
 }
 
 size_t fv_model_block_hist(const struct fv_model *m, size_t i,
 			   const struct fv_hist_rec **first_part, size_t *n_first,
 			   const struct fv_hist_rec **second_part, size_t *n_second)
 {
-	const struct fv_hist_rec *ring = &m->hist[i * FV_BLOCK_HIST];
-	size_t first = m->blocks[i].hist_first, len = m->hist_len[i];
+	const struct model_priv *p = P(m);
+	const struct hist_ring *r;
 
-	*first_part = ring + first;
-	*n_first = len < FV_BLOCK_HIST - first ? len : FV_BLOCK_HIST - first;
-	*second_part = ring;
-	*n_second = len - *n_first;
-	return len;
+	if (!p->bp[i].ring) {
+		*first_part = *second_part = NULL;
+		*n_first = *n_second = 0;
+		return 0;
+	}
+	r = &p->rings[p->bp[i].ring - 1];
+	*first_part = r->rec + r->first;
+	*n_first = r->len < FV_BLOCK_HIST - r->first ? r->len
+						     : FV_BLOCK_HIST - r->first;
+	*second_part = r->rec;
+	*n_second = r->len - *n_first;
+	return r->len;
 }
 
 /* Coarsen the charts by f (a power of two): bucket i takes i*f..i*f+f-1. */
@@ -375,34 +365,20 @@ static struct fv_snap_zone *snap_zone(struct fv_model *m, uint32_t seq,
 		if (z->seq == seq && z->nid == nid && z->zone == zone)
 			return z;
 	}
-	if (grow((void **)&m->snap_zones, &p->snap_zones_cap,
-		 m->nr_snap_zones + 1, sizeof(*m->snap_zones)))
-		return NULL;
+	grow((void **)&m->snap_zones, &p->snap_zones_cap, m->nr_snap_zones + 1,
+	     sizeof(*m->snap_zones));
 	z = &m->snap_zones[m->nr_snap_zones++];
 	*z = (struct fv_snap_zone){ .seq = seq, .nid = nid, .zone = zone,
 				    .ts = ts };
 	return z;
 }
 
-static int snap_zone_count(struct fv_model *m, uint32_t seq, int32_t nid,
-			   uint8_t zone, uint64_t ts)
-{
-	struct fv_snap_zone *z = snap_zone(m, seq, nid, zone, ts);
-
-	if (!z)
-		return -1;
-	z->nr_states++;
-	return 0;
-}
-
-static int apply_snapshot(struct fv_model *m, const struct fv_event *ev,
-			  uint64_t ts)
+static void apply_snapshot(struct fv_model *m, const struct fv_event *ev,
+			   uint64_t ts)
 {
 	struct fv_snap_zone *z = snap_zone(m, ev->snap.seq, ev->snap.nid,
 					   ev->snap.zone, ts);
 
-	if (!z)
-		return -1;
 	if (ev->snap.phase == FV_SNAP_BEGIN) {
 		z->have_begin = true;
 		z->nr_begin = ev->snap.nr_blocks;
@@ -412,22 +388,18 @@ static int apply_snapshot(struct fv_model *m, const struct fv_event *ev,
 		z->nr_end = ev->snap.nr_blocks;
 		z->gen_end = ev->snap.gen;
 	}
-	return 0;
 }
 
-static int apply_lost(struct fv_model *m, const struct fv_event *ev,
-		      uint64_t ts)
+static void apply_lost(struct fv_model *m, const struct fv_event *ev,
+		       uint64_t ts)
 {
 	struct model_priv *p = P(m);
 
-	if (grow((void **)&m->lost, &p->lost_cap, m->nr_lost + 1,
-		 sizeof(*m->lost)))
-		return -1;
+	grow((void **)&m->lost, &p->lost_cap, m->nr_lost + 1, sizeof(*m->lost));
 	m->lost[m->nr_lost++] = (struct fv_lost){
 		.ts = ts, .prev_ts = ev->lost.prev_ts,
 		.count = ev->lost.count, .cpu = ev->cpu,
 	};
-	return 0;
 }
 
 /* Did the snapshot of @ev already list block @i, in another zone? */
@@ -482,8 +454,7 @@ static int apply_state(struct fv_model *m, const struct fv_event *ev,
 	}
 	m->last_snap_ts = ts;
 
-	if (snap_zone_count(m, ev->state.seq, ev->state.nid, ev->state.zone, ts))
-		return -1;
+	snap_zone(m, ev->state.seq, ev->state.nid, ev->state.zone, ts)->nr_states++;
 	i = fv_model_find_block(m, ev->state.pfn);
 	if (i < 0) {
 		i = add_block(m, ev->state.pfn, ev->state.nid, ev->state.zone, mt);
@@ -563,9 +534,8 @@ static int apply_flip(struct fv_model *m, const struct fv_event *ev,
 		i = online_block(m, i, ev);
 	if (i < 0)
 		return -1;
-	if (grow((void **)&m->flips, &p->flips_cap, m->nr_flips + 1,
-		 sizeof(*m->flips)))
-		return -1;
+	grow((void **)&m->flips, &p->flips_cap, m->nr_flips + 1,
+	     sizeof(*m->flips));
 	if (gen)
 		m->have_gen = true;
 	bp = &p->bp[i];
@@ -651,8 +621,6 @@ int fv_model_apply(struct fv_model *m, const struct fv_event *ev)
 	uint64_t ts = ev->ts;
 	struct fv_bucket *bk;
 
-	if (!p)
-		return -1;
 	if (!p->started) {
 		p->started = true;
 		m->first_ts = m->last_ts = ts;
@@ -692,19 +660,20 @@ int fv_model_apply(struct fv_model *m, const struct fv_event *ev)
 		return 0;
 	case FV_EV_SNAPSHOT:
 		bucket_for(m, ts);
-		return apply_snapshot(m, ev, ts);
+		apply_snapshot(m, ev, ts);
+		return 0;
 	case FV_EV_LOST:
-		return apply_lost(m, ev, ts);
+		apply_lost(m, ev, ts);
+		return 0;
 	}
 	return 0;
 }
 
-static const struct fv_block *sort_base;
-
-static int cmp_block_idx(const void *a, const void *b)
+static int cmp_block_idx(const void *a, const void *b, void *arg)
 {
-	const struct fv_block *x = &sort_base[*(const uint32_t *)a];
-	const struct fv_block *y = &sort_base[*(const uint32_t *)b];
+	const struct fv_block *blocks = arg;
+	const struct fv_block *x = &blocks[*(const uint32_t *)a];
+	const struct fv_block *y = &blocks[*(const uint32_t *)b];
 
 	if (x->nid != y->nid)
 		return x->nid < y->nid ? -1 : 1;
@@ -716,56 +685,42 @@ static int cmp_block_idx(const void *a, const void *b)
 }
 
 /* Sorts the block table, renumbering everything that points into it. */
-static int sort_blocks(struct fv_model *m)
+static void sort_blocks(struct fv_model *m)
 {
 	struct model_priv *p = P(m);
 	size_t n = m->nr_blocks;
-	uint32_t *order = malloc((n + 1) * sizeof(*order));
-	uint32_t *where = malloc((n + 1) * sizeof(*where));
-	struct fv_block *blocks = malloc((n + 1) * sizeof(*blocks));
-	struct blk_priv *bp = malloc((n + 1) * sizeof(*bp));
-	struct fv_hist_rec *hist = malloc((n + 1) * FV_BLOCK_HIST * sizeof(*hist));
-	uint8_t *hist_len = malloc(n + 1);
-	int ret = -1;
+	uint32_t *order, *where;
+	struct fv_block *blocks;
+	struct blk_priv *bp;
 
-	if (!n) {
-		ret = 0;
-		goto out;
-	}
-	if (!order || !where || !blocks || !bp || !hist || !hist_len)
-		goto out;
+	if (!n)
+		return;
+	order = xmalloc(n * sizeof(*order));
+	where = xmalloc(n * sizeof(*where));
+	blocks = xmalloc(n * sizeof(*blocks));
+	bp = xmalloc(n * sizeof(*bp));
 	for (size_t i = 0; i < n; i++)
 		order[i] = i;
-	sort_base = m->blocks;
-	qsort(order, n, sizeof(*order), cmp_block_idx);
+	qsort_r(order, n, sizeof(*order), cmp_block_idx, m->blocks);
 	for (size_t i = 0; i < n; i++) {
 		size_t o = order[i];
 
 		where[o] = i;
 		blocks[i] = m->blocks[o];
 		bp[i] = p->bp[o];
-		hist_len[i] = m->hist_len[o];
-		memcpy(&hist[i * FV_BLOCK_HIST], &m->hist[o * FV_BLOCK_HIST],
-		       FV_BLOCK_HIST * sizeof(*hist));
 	}
 	memcpy(m->blocks, blocks, n * sizeof(*blocks));
 	memcpy(p->bp, bp, n * sizeof(*bp));
-	memcpy(m->hist_len, hist_len, n);
-	memcpy(m->hist, hist, n * FV_BLOCK_HIST * sizeof(*hist));
 	for (size_t f = 0; f < m->nr_flips; f++)
 		m->flips[f].block = where[m->flips[f].block];
-	ret = hash_rebuild(m, p->hcap ? p->hcap : 1024);
-out:
+	hash_rebuild(m, p->hcap ? p->hcap : 1024);
 	free(order);
 	free(where);
 	free(blocks);
 	free(bp);
-	free(hist);
-	free(hist_len);
-	return ret;
 }
 
-static int build_zones(struct fv_model *m)
+static void build_zones(struct fv_model *m)
 {
 	size_t nr = 0;
 
@@ -777,10 +732,8 @@ static int build_zones(struct fv_model *m)
 		    m->blocks[i].zone != m->blocks[i - 1].zone)
 			nr++;
 	if (!nr)
-		return 0;
-	m->zones = calloc(nr, sizeof(*m->zones));
-	if (!m->zones)
-		return -1;
+		return;
+	m->zones = xcalloc(nr, sizeof(*m->zones));
 	for (size_t i = 0; i < m->nr_blocks; i++) {
 		struct fv_zone *z;
 
@@ -796,7 +749,6 @@ static int build_zones(struct fv_model *m)
 		z->first = i;
 		z->nr = 1;
 	}
-	return 0;
 }
 
 /*
@@ -830,19 +782,13 @@ void fv_model_finish(struct fv_model *m)
 {
 	struct model_priv *p = P(m);
 
-	if (!p)
-		return;
 	/* the pfn index is keyed by block number: rebuild it for the order */
 	if (!p->order_fixed && infer_pageblock_order(m) && p->hcap)
 		hash_rebuild(m, p->hcap);
 	if (p->started)
 		snapshot_counts(m, p->cur_bucket);
-	/*
-	 * On allocation failure the table stays in arrival order: every
-	 * index is still valid, only the layout is less pretty.
-	 */
-	if (sort_blocks(m) == 0)
-		build_zones(m);
+	sort_blocks(m);
+	build_zones(m);
 }
 
 /* First flip with ts > ts. */
@@ -955,9 +901,7 @@ int fv_model_check(const struct fv_model *m, struct fv_check *c,
 	if (m->nr_snapshots < 2)
 		return -1;
 	if (m->have_gen) {
-		gr = calloc(m->nr_blocks ? m->nr_blocks : 1, sizeof(*gr));
-		if (!gr)
-			return -1;
+		gr = xcalloc(m->nr_blocks, sizeof(*gr));
 		for (size_t i = 0; i < m->nr_blocks; i++)
 			gr[i].mt = bp[i].flags & BLK_IN_BASE ? m->blocks[i].mt_base
 							     : FV_MT_UNKNOWN;

@@ -12,7 +12,10 @@
  *     (nid, zone, pfn), with the type at the baseline snapshot, the current
  *     type and per-block counters;
  *   - the flip history, so the map can be replayed exactly to any time;
- *   - a bounded per-block recent-history ring for the HTML block details;
+ *     kept always: besides map --at and the HTML slider, the check's gen
+ *     replay and the gen-gap report (integrity.c) of every command read it;
+ *   - with keep_hist only (the HTML block details), a bounded ring of
+ *     recent events for each block that has any;
  *   - time-bucketed counters for the charts (fixed number of buckets,
  *     widened by merging pairs when the capture outgrows them).
  *
@@ -177,7 +180,6 @@ struct fv_block {
 					 * what fv_model_types_at() replays from */
 	int8_t largest_order;		/* from the latest snapshot, -1 unknown */
 	uint32_t free_pages;		/* from the latest snapshot */
-	uint32_t hist_first;		/* ring of recent per-block events, see below */
 	struct fv_block_counts n;
 };
 
@@ -251,9 +253,11 @@ struct fv_model {
 	/* replay history */
 	struct fv_flip_rec *flips;
 	size_t nr_flips;
-	/* per-block ring: blocks[i] owns hist[i*FV_BLOCK_HIST ...] */
-	struct fv_hist_rec *hist;
-	uint8_t *hist_len;		/* entries used per block (<= FV_BLOCK_HIST) */
+	/*
+	 * Keep the per-block rings of recent events (fv_model_block_hist());
+	 * set before the first event.  Only the HTML map shows them.
+	 */
+	bool keep_hist;
 	/* charts */
 	struct fv_bucket buckets[FV_NBUCKETS];
 	uint64_t bucket_ns;		/* width of one bucket */
@@ -266,7 +270,7 @@ struct fv_model {
 	uint64_t base_ts, last_snap_ts;	/* when they were taken */
 	uint64_t unknown_blocks;	/* events naming a pfn outside known blocks */
 	void *priv;			/* model.c internals (pfn index etc.) */
-	/* added by fragview-core: signs of lost or reordered events */
+	/* signs of lost or reordered events */
 	uint32_t nr_snapshots;		/* distinct pageblock_state seq runs seen */
 	uint64_t out_of_order;		/* events older than their predecessor */
 	uint64_t flip_old_mismatch;	/* flips whose old_mt != replayed type */
@@ -292,12 +296,17 @@ struct fv_model {
 	} straddle;
 };
 
+/*
+ * Running out of memory anywhere in the model is fatal (xmalloc(),
+ * util.h), as in the rest of fragview: no caller could do better.
+ */
 void fv_model_init(struct fv_model *m);
 void fv_model_free(struct fv_model *m);
 
 /*
  * Feed one event; events must come in non-decreasing ts order.
- * Returns 0, or -1 on allocation failure (the model stays consistent).
+ * Returns 0, or -1 when the event would need a block beyond the table's
+ * 2^32 - 2 (the event is dropped, the model stays consistent).
  */
 int fv_model_apply(struct fv_model *m, const struct fv_event *ev);
 
@@ -313,7 +322,10 @@ long fv_model_find_block(const struct fv_model *m, uint64_t pfn);
  */
 void fv_model_types_at(const struct fv_model *m, uint64_t ts, uint8_t *mt);
 
-/* Recent history of block i, oldest first; returns the count. */
+/*
+ * Recent history of block i, oldest first; returns the count (0 for a
+ * block without events, or without keep_hist).
+ */
 size_t fv_model_block_hist(const struct fv_model *m, size_t i,
 			   const struct fv_hist_rec **first_part, size_t *n_first,
 			   const struct fv_hist_rec **second_part, size_t *n_second);

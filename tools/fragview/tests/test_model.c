@@ -130,6 +130,7 @@ static void test_sorting_renumbers(void)
 	uint8_t mt[3];
 
 	fv_model_init(&m);
+	m.keep_hist = true;
 	/* arrive as DMA32 0x9000, Normal 0x200, DMA32 0x8000 */
 	feed(&m, state(10, 7, 0x9000, FV_ZONE_DMA32, M));
 	feed(&m, state(10, 7, 0x200, FV_ZONE_NORMAL, U));
@@ -166,7 +167,30 @@ static void test_sorting_renumbers(void)
 		n = fv_model_block_hist(&m, 2, &a, &na, &b, &nb);
 		CHECK_EQ(n, 1);
 		CHECK(na == 1 && a[0].kind == FV_EV_FLIP && a[0].b == M);
+		/* a block without events has no ring */
+		n = fv_model_block_hist(&m, 0, &a, &na, &b, &nb);
+		CHECK(n == 0 && na == 0 && nb == 0);
 	}
+	fv_model_free(&m);
+}
+
+/* Without keep_hist the model keeps no recent events, the rest alike. */
+static void test_hist_opt_in(void)
+{
+	struct fv_model m;
+	const struct fv_hist_rec *a, *b;
+	size_t na, nb;
+
+	fv_model_init(&m);
+	base4(&m);
+	feed(&m, flip(200, 0x1000, M, U));
+	feed(&m, ev_migrate(210, 0x1200, 0));
+	fv_model_finish(&m);
+	CHECK_EQ(fv_model_block_hist(&m, 0, &a, &na, &b, &nb), 0);
+	CHECK_EQ(fv_model_block_hist(&m, 1, &a, &na, &b, &nb), 0);
+	CHECK_EQ(m.nr_flips, 1);
+	CHECK_EQ(m.blocks[0].n.flips, 1);
+	CHECK_EQ(m.blocks[1].n.migrate_ok, 1);
 	fv_model_free(&m);
 }
 
@@ -655,6 +679,7 @@ int main(void)
 	RUN(test_find_and_unknown_pfns);
 	RUN(test_out_of_order);
 	RUN(test_sorting_renumbers);
+	RUN(test_hist_opt_in);
 	RUN(test_start_types);
 	RUN(test_check_replay);
 	RUN(test_check_clean_and_new_block);

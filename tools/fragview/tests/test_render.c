@@ -92,6 +92,7 @@ static void build_fixture(struct fv_model *m)
 	uint64_t ts = FIX_T0;
 
 	fv_model_init(m);
+	m->keep_hist = true;		/* the HTML block details */
 	for (unsigned int k = 0; k < 8; k++)
 		state(m, ts, 1, 0, FV_ZONE_DMA, k * PPB, pattern_mt(FV_ZONE_DMA, k));
 	for (unsigned int k = 0; k < 40; k++)
@@ -152,6 +153,7 @@ static void build_big(struct fv_model *m, size_t nb, size_t nev)
 	uint8_t *cur = malloc(nb);
 
 	fv_model_init(m);
+	m->keep_hist = true;
 	for (size_t k = 0; k < nb; k++) {
 		int zone = k < nb / 4 ? FV_ZONE_DMA32 : FV_ZONE_NORMAL;
 
