@@ -327,6 +327,11 @@ for c in map stats check dump; do
 	expect "$c: extra operand, 64" 64 \
 		"fragview: $c: unexpected argument 'mob7.dat' (see 'fragview $c --help')" \
 		-- "$fv" $c mob.dat mob7.dat
+	what="CAPTURE (a trace.dat file)"
+	[ $c = dump ] && what="FILE (a pageblock dump, or - for standard input)"
+	expect "$c: missing operand, 64" 64 \
+		"fragview: $c: missing $what (see 'fragview $c --help')" \
+		-- "$fv" $c
 	expect "$c: unreadable input, 3" 3 \
 		"fragview: nosuch.dat: No such file or directory" \
 		-- "$fv" $c nosuch.dat
