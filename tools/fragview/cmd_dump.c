@@ -38,7 +38,8 @@ static int load_dump(const char *path, struct fv_model *m)
 		ret = fv_model_apply(m, &d.ev[i]);
 	fv_dump_free(&d);
 	if (ret) {
-		warn("%s: out of memory", path);
+		/* the model's only failure: more blocks than it can index */
+		warn("%s: too many pageblocks for the block table", path);
 		return -1;
 	}
 	fv_model_finish(m);

@@ -92,6 +92,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!devnull)
 		devnull = fopen("/dev/null", "w");
 	fv_model_init(&m);
+	m.keep_hist = true;	/* the per-block rings are model code too */
 	s = fv_stats_new();
 	ctx = (struct sinkctx){ &m, s };
 
