@@ -85,14 +85,28 @@ node_mib=$(( mem_mib / 2 / 2 * 2 ))
 mem_mib=$(( node_mib * 2 ))
 
 # Scenarios and tests declare kernel parameters they need with a
-# "# fv-append: ..." line (e.g. movablecore= for offlining).
+# "# fv-append: ..." line (e.g. movablecore= for offlining) and QEMU
+# devices with "# fv-device: ..." (e.g. a free-page-reporting balloon).
+# A test that runs a scenario (exec sh /scenarios/NAME.sh) needs what
+# that scenario declares; the tests boot needs only what its tests run.
 case $mode in
 scenario) needs=("$REPO/qemu/guest/scenarios/$scenario.sh") ;;
-tests) needs=("$REPO"/qemu/guest/scenarios/*.sh "$REPO"/tests/guest/*.sh) ;;
+tests)
+	needs=("$REPO"/tests/guest/*.sh)
+	for s in $(sed -n 's|.*/scenarios/\([A-Za-z0-9_-]*\)\.sh.*|\1|p' \
+			"$REPO"/tests/guest/*.sh | sort -u); do
+		needs+=("$REPO/qemu/guest/scenarios/$s.sh")
+	done
+	;;
 shell) needs=() ;;
 esac
-declared=$( (cat /dev/null "${needs[@]}" 2>/dev/null || true) |
-	sed -n 's/^# fv-append: *//p' | sort -u | tr '\n' ' ')
+declared() {
+	(cat /dev/null "${needs[@]}" 2>/dev/null || true) |
+		sed -n "s/^# fv-$1: *//p" | sort -u
+}
+declared=$(declared append | tr '\n' ' ')
+devices=()
+for d in $(declared device); do devices+=(-device "$d"); done
 
 # no_timer_check: under a loaded host TCG can miss the IO-APIC timer test
 # and panic at boot ("IO-APIC + timer doesn't work")
@@ -129,7 +143,7 @@ qemu=(qemu-system-x86_64 "${accel[@]}" -smp "$cpus,sockets=$cpus,cores=1,threads
 	-object memory-backend-ram,id=mem1,size=${node_mib}M
 	-numa node,nodeid=0,memdev=mem0,cpus=0-$((half - 1)) "${node1[@]}"
 	-kernel "$kernel" -initrd "$initrd" -append "$cmdline"
-	-drive file="$disk",format=raw,if=virtio,cache=unsafe
+	-drive file="$disk",format=raw,if=virtio,cache=unsafe "${devices[@]}"
 	-nic none -nographic -no-reboot)
 
 say "booting ($mode${scenario:+ $scenario}, ${mem_mib} MiB, $cpus vCPUs, ${accel[1]}), timeout ${timeout}s"

@@ -108,6 +108,19 @@ if scenario_boot highatomic highatomic 1G 600 highatomic; then
 	result $? "fragview check highatomic: $(head -n 1 "$h/fragview-check.txt")"
 fi
 
+# Free page reporting takes whole free blocks off the Unmovable free list
+# with __isolate_free_page(), which makes them Movable (reason isolate_free;
+# qemu/guest/scenarios/reporting.sh, a balloon with free-page-reporting=on)
+if scenario_boot reporting reporting 1G 600 reporting; then
+	r=$out/reporting/reporting
+	host_check flip_rule.py "$r" --reason isolate_free --from Unmovable,Reclaimable \
+		--to Movable --caller __isolate_free_page
+	host_check replay.py "$r" --reasons isolate_free
+	host_check steal_flip.py "$r"
+	"$fragview" check "$r/trace.dat" > "$r/fragview-check.txt" 2>&1
+	result $? "fragview check reporting: $(head -n 1 "$r/fragview-check.txt")"
+fi
+
 # host-side checks of the captures, of a boot that brought them back
 g=$out/on
 [ -f "$g/status" ] || { echo "# no results of the tests boot to check"; finish; }
