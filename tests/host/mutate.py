@@ -223,11 +223,20 @@ def reserve_over_limit(L, side):
     return L[:i + 1] + extra + L[i + 1:]
 
 
+def isolate_free_from_movable(L, side):
+    """__isolate_free_page() 'resetting' a block that was Movable already."""
+    L = list(L)
+    i = _flips(L, 'isolate_free')[0]
+    L[i] = setf(L[i], 'old_mt', 'Movable')
+    return L
+
+
 DEFECTS = {f.__name__.replace('_', '-'): f for f in (
     high_order_as_movable, flip_in_wrong_zone, order_0_hugetlb, wrong_dst_mt,
     drop_one_flip, no_flips, truncated_snapshot, block_mt_is_alloc_mt, drop_drains_but_first,
     drain_wrong_node, drain_wrong_cpu, dup_success, missing_failure, isolate_outside,
-    no_unisolate, one_block_movable, drop_reserves, drop_unreserves, reserve_over_limit)}
+    no_unisolate, one_block_movable, drop_reserves, drop_unreserves, reserve_over_limit,
+    isolate_free_from_movable)}
 
 if __name__ == '__main__':
     if len(sys.argv) not in (4, 6) or sys.argv[1] not in DEFECTS:

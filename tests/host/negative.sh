@@ -128,6 +128,10 @@ if [ -e "$F/highatomic.report.gz" ]; then
 	case_ drop-reserves replay.py highatomic.report.gz - \
 		'flips with reason highatomic_reserve' -- --reasons highatomic_reserve,highatomic_unreserve
 fi
+if [ -e "$F/reporting.report.gz" ]; then
+	case_ isolate-free-from-movable flip_rule.py reporting.report.gz - 'each goes from' -- \
+		--reason isolate_free --from Unmovable,Reclaimable --to Movable --caller __isolate_free_page
+fi
 
 echo "# defect -> caught (mutation of a real report; oracle; fixture; the failing check)"
 for row in "${table[@]}"; do
