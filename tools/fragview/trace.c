@@ -15,11 +15,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdio.h>
 #include <stdarg.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
@@ -134,6 +136,27 @@ static const struct event_spec specs[] = {
 #define NR_SPECS (sizeof(specs) / sizeof(specs[0]))
 #define MAX_CPUS 4096
 
+/*
+ * libtracecmd 1.3.1 never frees the decompressed chunks of a compressed
+ * (file version 7) capture: free_zpage() looks a page up with a test that
+ * is never true, so every chunk stays cached and each page freed walks the
+ * whole cache.  Memory grows with the capture and time with its square.
+ * Closing the handle frees the cache, so the reader reopens the capture
+ * after this much decompressed data and resumes where it was (README.md,
+ * "Reading captures").  Small enough for a flat peak RSS (a 1x capture
+ * of bench/run.sh decompresses to ~4 MiB), large enough that the reopens
+ * (~3 ms each: the capture's headers are read again) cost ~10 %.
+ */
+#define REOPEN_BYTES (4 << 20)
+/*
+ * On an uncompressed capture the library maps up to the largest power of
+ * two below a CPU's data size in one go and keeps it mapped: read pages
+ * stay resident until the window moves, so the peak RSS grows with the
+ * capture.  The reader drops the pages it is done with every this many
+ * bytes.
+ */
+#define ADVISE_BYTES (1 << 20)
+
 struct field_dec {
 	struct tep_format_field *f;
 	bool is_signed;
@@ -142,17 +165,46 @@ struct field_dec {
 	bool have_table;
 };
 
+enum op_map { OP_PLAIN, OP_LUT, OP_BOOL };
+
+/*
+ * One field to decode, all the per-record loop needs in 8 bytes, so that
+ * it does not chase the tep field and the spec for every field of every
+ * record (that was a fifth of the reader's time).
+ */
+struct field_op {
+	uint16_t src;			/* the field's offset in the record */
+	uint16_t dst;			/* offsetof(struct fv_event, ...) */
+	uint8_t load;			/* bytes loaded directly; 0: libtraceevent */
+	uint8_t shift;			/* sign extension: 64 - 8 * size, or 0 */
+	uint8_t map : 2;		/* enum op_map */
+	uint8_t store : 6;		/* bytes at dst */
+	uint8_t fld;			/* index in fld[] (table, tep field) */
+};
+
 struct event_dec {
 	const struct event_spec *spec;
 	int id;
 	int nr_fields;
 	int min_size;			/* record bytes the fields need */
 	uint8_t flags;			/* FV_EVF_* of the optional fields present */
+	int nr_ops;
+	struct field_op ops[MAX_FIELDS];
 	struct field_dec fld[MAX_FIELDS];
+};
+
+/* where one CPU's records are, for dropping pages behind them */
+struct cpu_pos {
+	uint64_t last_off;		/* file offset of the last record read */
+	uint64_t last_page;		/* ... its page, to count pages read */
+	bool seen;			/* a record of this CPU was read */
+	uintptr_t done;			/* pages below this were dropped */
 };
 
 struct reader {
 	int fd;				/* pipe to the parent */
+	const char *path;
+	struct tracecmd_input *handle;
 	struct tep_handle *tep;
 	struct event_dec dec[NR_SPECS];
 	int nr_dec;
@@ -163,7 +215,37 @@ struct reader {
 	size_t nr_batch;
 	struct wire_end end;
 	uint64_t last_ts[MAX_CPUS];	/* per CPU, for lost-event reports */
+	bool zpage;			/* compressed chunks: reopen (above) */
+	bool reopen;			/* iteration stopped to reopen */
+	uint64_t pages, max_pages;	/* pages read since the open, limit */
+	unsigned int page_shift;	/* of the capture's ring-buffer pages */
+	uintptr_t sys_page;		/* ours, for madvise(); 0: no advising */
+	unsigned int nr_reopens;
+	struct cpu_pos pos[MAX_CPUS];
 };
+
+/*
+ * tracecmd_open() parses the capture's kallsyms and trace_printk formats
+ * into the tep handle: two thirds of an open (~10 of 15 ms on a 1 GiB
+ * guest's capture), for function names and bprint events fragview never
+ * shows, and libtracecmd 1.3.1 has no flag to skip them.  These two
+ * definitions take the place of libtraceevent's (the executable's symbols
+ * come first in the dynamic linker's search), so the sections are read
+ * but not parsed.  Nothing else in fragview uses libtraceevent.
+ */
+int tep_parse_kallsyms(struct tep_handle *tep, const char *kallsyms)
+{
+	(void)tep;
+	(void)kallsyms;
+	return 0;
+}
+
+int tep_parse_printk_formats(struct tep_handle *tep, const char *buf)
+{
+	(void)tep;
+	(void)buf;
+	return 0;
+}
 
 /* ---- child: sending ---- */
 
@@ -366,9 +448,10 @@ static bool setup_event(struct reader *r, const struct event_spec *spec)
 		if (!f || f->size < 1 || f->size > 8 ||
 		    (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_STRING |
 				 TEP_FIELD_IS_DYNAMIC))) {
-			send_text(r->fd, WIRE_WARN,
-				  "%s:%s has no usable field '%s': event ignored",
-				  spec->system, spec->name, spec->fields[i].name);
+			if (!r->nr_reopens)
+				send_text(r->fd, WIRE_WARN,
+					  "%s:%s has no usable field '%s': event ignored",
+					  spec->system, spec->name, spec->fields[i].name);
 			return false;
 		}
 		fd->f = f;
@@ -410,9 +493,35 @@ static bool setup_event(struct reader *r, const struct event_spec *spec)
 			fd->lut[3] = FV_MT_HIGHATOMIC;
 			continue;
 		}
-		send_text(r->fd, WIRE_WARN,
-			  "%s:%s: field '%s' has no __print_symbolic table: its values show as unknown",
-			  spec->system, spec->name, fd->f->name);
+		if (!r->nr_reopens)
+			send_text(r->fd, WIRE_WARN,
+				  "%s:%s: field '%s' has no __print_symbolic table: its values show as unknown",
+				  spec->system, spec->name, fd->f->name);
+	}
+	d->nr_ops = 0;
+	for (int i = 0; i < d->nr_fields; i++) {
+		const struct field_spec *fs = &spec->fields[i];
+		const struct field_dec *fd = &d->fld[i];
+		struct field_op *op = &d->ops[d->nr_ops];
+
+		if (!fd->f)
+			continue;	/* optional, not in this capture */
+		op->src = fd->f->offset;
+		op->dst = fs->off;
+		/*
+		 * tep_read_number_field() costs a third of the reader's time
+		 * (two calls and a byte-order switch per field), so when the
+		 * capture has the host's byte order the field is loaded
+		 * directly; the library does the rest.
+		 */
+		op->load = r->native && fd->size <= 8 &&
+			   !(fd->size & (fd->size - 1)) ? fd->size : 0;
+		op->shift = fd->is_signed && fd->size < 8 ? 64 - 8 * fd->size : 0;
+		op->map = fs->map == MAP_BOOL ? OP_BOOL :
+			  fs->map == MAP_NONE ? OP_PLAIN : OP_LUT;
+		op->store = fs->size;
+		op->fld = i;
+		d->nr_ops++;
 	}
 	r->nr_dec++;
 	return true;
@@ -420,87 +529,69 @@ static bool setup_event(struct reader *r, const struct event_spec *spec)
 
 /* ---- child: decoding ---- */
 
-/*
- * tep_read_number_field() costs a third of the reader's time (two calls
- * and a byte-order switch per field), so when the capture has the host's
- * byte order we load the field directly; the library does the rest.
- */
-static int64_t field_value(const struct field_dec *fd, const void *data,
-			   bool native)
+/* apart, so that the value of the fast path stays in a register */
+static unsigned long long __attribute__((noinline))
+slow_load(const struct field_dec *fd, const void *data)
 {
-	const uint8_t *p = (const uint8_t *)data + fd->f->offset;
 	unsigned long long v = 0;
-	uint8_t u8;
-	uint16_t u16;
-	uint32_t u32;
-	uint64_t u64;
 
-	switch (native ? fd->size : 0) {
-	case 1:
-		memcpy(&u8, p, 1);
-		v = u8;
-		break;
-	case 2:
-		memcpy(&u16, p, 2);
-		v = u16;
-		break;
-	case 4:
-		memcpy(&u32, p, 4);
-		v = u32;
-		break;
-	case 8:
-		memcpy(&u64, p, 8);
-		v = u64;
-		break;
-	default:
-		tep_read_number_field(fd->f, data, &v);
-		break;
-	}
-	if (fd->is_signed && fd->size < 8) {
-		int shift = 64 - 8 * fd->size;
-
-		return (int64_t)(v << shift) >> shift;
-	}
-	return (int64_t)v;
+	tep_read_number_field(fd->f, data, &v);
+	return v;
 }
 
-/* Stores v in the size bytes at off of ev, as the table says. */
-static void store(struct fv_event *ev, const struct field_spec *fs, int64_t v)
-{
-	uint8_t *p = (uint8_t *)ev + fs->off;
-	uint8_t u8 = v;
-	uint32_t u32 = v;
-	uint64_t u64 = v;
-
-	switch (fs->size) {
-	case 1:
-		memcpy(p, &u8, 1);
-		break;
-	case 4:
-		memcpy(p, &u32, 4);
-		break;
-	case 8:
-		memcpy(p, &u64, 8);
-		break;
-	}
-}
-
-static void decode(const struct event_dec *d, const void *data, bool native,
+static void decode(const struct event_dec *d, const void *data,
 		   struct fv_event *ev)
 {
-	for (int i = 0; i < d->nr_fields; i++) {
-		const struct field_spec *fs = &d->spec->fields[i];
-		const struct field_dec *f = &d->fld[i];
-		int64_t v;
+	const uint8_t *rec = data;
 
-		if (!f->f)
-			continue;	/* optional, not in this capture */
-		v = field_value(f, data, native);
-		if (fs->map == MAP_BOOL)
+	for (const struct field_op *op = d->ops; op < d->ops + d->nr_ops; op++) {
+		uint8_t *dst = (uint8_t *)ev + op->dst;
+		unsigned long long v;
+		uint16_t u16;
+		uint32_t u32;
+		uint64_t u64;
+
+		switch (op->load) {
+		case 1:
+			v = rec[op->src];
+			break;
+		case 2:
+			memcpy(&u16, rec + op->src, 2);
+			v = u16;
+			break;
+		case 4:
+			memcpy(&u32, rec + op->src, 4);
+			v = u32;
+			break;
+		case 8:
+			memcpy(&u64, rec + op->src, 8);
+			v = u64;
+			break;
+		default:
+			v = slow_load(&d->fld[op->fld], data);
+			break;
+		}
+		if (op->shift)
+			v = (unsigned long long)((long long)(v << op->shift) >> op->shift);
+		if (op->map == OP_LUT)
+			v = (long long)v >= 0 && (long long)v < 256 ?
+				d->fld[op->fld].lut[v] :
+				unknown_of(d->spec->fields[op->fld].map);
+		else if (op->map == OP_BOOL)
 			v = v != 0;
-		else if (fs->map != MAP_NONE)
-			v = v >= 0 && v < 256 ? f->lut[v] : unknown_of(fs->map);
-		store(ev, fs, v);
+		switch (op->store) {
+		case 1:
+			*dst = v;
+			break;
+		case 4:
+			u32 = v;
+			memcpy(dst, &u32, 4);
+			break;
+		case 8:
+			u64 = v;
+			memcpy(dst, &u64, 8);
+			break;
+		}
 	}
 	ev->flags = d->flags;
 	if (d->spec->kind == FV_EV_EXTFRAG) {
@@ -546,6 +637,52 @@ static void report_missed(struct reader *r, const struct tep_record *rec,
 	push_event(r);
 }
 
+/* Whether [lo, hi) lies in one private read-only mapping of a file. */
+static bool in_file_mapping(uintptr_t lo, uintptr_t hi)
+{
+	FILE *f = fopen("/proc/self/maps", "re");
+	char line[512], perms[8];
+	unsigned long a, b, off, ino;
+	bool ok = false;
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx-%lx %7s %lx %*x:%*x %lu", &a, &b, perms,
+			   &off, &ino) != 5 || lo < a || lo >= b)
+			continue;
+		ok = ino && !strcmp(perms, "r--p") && hi <= b;
+		break;
+	}
+	fclose(f);
+	return ok;
+}
+
+/*
+ * Drops the resident pages of the library's file mapping below the page
+ * rec is in: iteration only goes forward, so they are not read again (and
+ * if they were, a private unwritten file mapping reads the file again).
+ * The range is checked against /proc/self/maps right before, once per
+ * ADVISE_BYTES: it must be one read-only private file mapping, which in
+ * this process are only the library's windows on the capture (a window
+ * left behind may be unmapped and its addresses reused by then).
+ */
+static void drop_behind(struct reader *r, struct cpu_pos *c,
+			const struct tep_record *rec)
+{
+	uintptr_t page = (uintptr_t)rec->data & ~(r->sys_page - 1);
+
+	if (page < c->done || !c->done) {	/* a new window, lower */
+		c->done = page;
+		return;
+	}
+	if (page - c->done < ADVISE_BYTES)
+		return;
+	if (in_file_mapping(c->done, page))
+		madvise((void *)c->done, page - c->done, MADV_DONTNEED);
+	c->done = page;
+}
+
 static int on_record(struct tracecmd_input *h, struct tep_record *rec,
 		     int cpu, void *data)
 {
@@ -555,6 +692,20 @@ static int on_record(struct tracecmd_input *h, struct tep_record *rec,
 	int type;
 
 	(void)h;
+	if (cpu >= 0 && cpu < MAX_CPUS) {
+		struct cpu_pos *c = &r->pos[cpu];
+		uint64_t page = rec->offset >> r->page_shift;
+
+		c->last_off = rec->offset;
+		c->seen = true;
+		if (page != c->last_page) {
+			c->last_page = page;
+			if (++r->pages >= r->max_pages)
+				r->reopen = true;
+			if (r->sys_page)
+				drop_behind(r, c, rec);
+		}
+	}
 	r->end.nr_records++;
 	if (rec->missed_events) {
 		r->end.nr_missed++;
@@ -563,7 +714,7 @@ static int on_record(struct tracecmd_input *h, struct tep_record *rec,
 	if (cpu >= 0 && cpu < MAX_CPUS)
 		r->last_ts[cpu] = rec->ts;
 	if (rec->size < 2)
-		return 0;
+		goto out;
 	/* tep_data_type() is a call and a byte-order switch per record */
 	if (r->native && r->type_size == 2 && rec->size >= r->type_offset + 2) {
 		uint16_t t;
@@ -574,19 +725,20 @@ static int on_record(struct tracecmd_input *h, struct tep_record *rec,
 		type = tep_data_type(r->tep, rec);
 	}
 	if (type < 0 || type > 65535 || !r->dec_of_id[type])
-		return 0;
+		goto out;
 	d = &r->dec[r->dec_of_id[type] - 1];
 	if (rec->size < d->min_size) {
 		r->end.nr_bad++;
-		return 0;
+		goto out;
 	}
 	ev = next_event(r);
 	ev->ts = rec->ts;
 	ev->cpu = cpu;
 	ev->kind = d->spec->kind;
-	decode(d, rec->data, r->native, ev);
+	decode(d, rec->data, ev);
 	push_event(r);
-	return 0;
+out:
+	return r->reopen ? -1 : 0;	/* stops tracecmd_iterate_events() */
 }
 
 static void quiet_child(void)
@@ -630,40 +782,150 @@ static void test_hook(void)
 			pause();
 }
 
+/*
+ * Whether the capture's ring-buffer pages are compressed: file version 7
+ * with a compression other than "none".  The header is the magic, the
+ * version string, endianness, long size, page size, then (version >= 7)
+ * the compression's name and version strings.
+ */
+static bool has_compressed_chunks(const char *path)
+{
+	char buf[TRACE_MAGIC_LEN + 64];
+	const char *p, *end;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= TRACE_MAGIC_LEN)
+		return false;
+	buf[n] = '\0';
+	end = buf + n;
+	p = buf + TRACE_MAGIC_LEN;
+	if (atoi(p) < 7)
+		return false;
+	p += strlen(p) + 1 + 1 + 1 + 4;		/* version, endian, long, page */
+	return p < end && *p && strcmp(p, "none");
+}
+
+/* Opens the capture and prepares the decoders; the have mask, or -1. */
+static int open_capture(struct reader *r)
+{
+	unsigned int have = 0;
+	int ps;
+
+	/* libtracecmd wants no plugins of ours nor the system's */
+	r->handle = tracecmd_open(r->path, TRACECMD_FL_LOAD_NO_PLUGINS |
+					   TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
+	if (!r->handle)
+		return -1;
+	r->tep = tracecmd_get_tep(r->handle);
+	if (!r->tep)
+		return -1;
+	r->native = tep_is_file_bigendian(r->tep) == tep_is_local_bigendian(r->tep);
+	r->nr_dec = 0;
+	memset(r->dec_of_id, 0, sizeof(r->dec_of_id));
+	for (size_t i = 0; i < NR_SPECS; i++)
+		if (setup_event(r, &specs[i]))
+			have |= 1u << specs[i].kind;
+	ps = tep_get_page_size(r->tep);
+	r->page_shift = ps > 0 && !(ps & (ps - 1)) ? __builtin_ctz(ps) : 12;
+	r->pages = 0;
+	return have;
+}
+
+/*
+ * Closes the handle (which frees its chunk cache), opens the capture again
+ * and puts every CPU back after its last record read: reading that record
+ * again with tracecmd_read_at() leaves the CPU's cursor behind it, and a
+ * CPU with nothing read yet starts at its beginning as on the first open.
+ * tracecmd_iterate_events() then picks up exactly where it stopped.
+ */
+static int reopen_capture(struct reader *r, unsigned int have)
+{
+	tracecmd_close(r->handle);
+	r->nr_reopens++;
+	r->reopen = false;
+	if (open_capture(r) != (int)have)
+		return -1;
+	for (int cpu = 0; cpu < MAX_CPUS; cpu++) {
+		struct tep_record *rec;
+		int at = -1;
+
+		if (!r->pos[cpu].seen)
+			continue;
+		rec = tracecmd_read_at(r->handle, r->pos[cpu].last_off, &at);
+		if (!rec || at != cpu || rec->offset != r->pos[cpu].last_off) {
+			tracecmd_free_record(rec);
+			return -1;
+		}
+		tracecmd_free_record(rec);
+	}
+	return 0;
+}
+
+/* user + system time of this process, ms */
+static double cpu_ms(const struct rusage *ru)
+{
+	return (ru->ru_utime.tv_sec + ru->ru_stime.tv_sec) * 1e3 +
+	       (ru->ru_utime.tv_usec + ru->ru_stime.tv_usec) / 1e3;
+}
+
+static void send_stats(int fd, const struct reader *r)
+{
+	struct rusage ru;
+
+	if (fd < 0)
+		return;
+	getrusage(RUSAGE_SELF, &ru);
+	dprintf(fd, "fragview: stats: reader maxrss %ld KiB, cpu %.3f ms, %u reopens, %llu records\n",
+		ru.ru_maxrss, cpu_ms(&ru), r->nr_reopens,
+		(unsigned long long)r->end.nr_records);
+}
+
 static void __attribute__((noreturn)) child_main(const char *path, int fd)
 {
 	static struct reader r;
-	struct tracecmd_input *handle;
 	struct wire_hello hello = { .version = WIRE_VERSION };
+	int have, stats = getenv("FRAGVIEW_STATS") ? dup(STDERR_FILENO) : -1;
 
 	quiet_child();
 	r.fd = fd;
+	r.path = path;
 	test_hook();
-	handle = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS |
-				     TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
-	if (!handle) {
-		send_text(fd, WIRE_ERROR,
+	r.zpage = has_compressed_chunks(path);
+	r.max_pages = UINT64_MAX;
+	have = open_capture(&r);
+	if (have < 0) {
+		send_text(fd, WIRE_ERROR, r.handle ?
+			  "capture has no event formats" :
 			  "corrupt or truncated capture (libtracecmd cannot open it)");
 		_exit(1);
 	}
-	r.tep = tracecmd_get_tep(handle);
-	if (!r.tep) {
-		send_text(fd, WIRE_ERROR, "capture has no event formats");
-		_exit(1);
+	if (r.zpage) {
+		/* FRAGVIEW_TEST_REOPEN=PAGES: reopen that often, for the tests */
+		const char *test = getenv("FRAGVIEW_TEST_REOPEN");
+
+		r.max_pages = test && atoi(test) > 0 ? (uint64_t)atoi(test) :
+			      (uint64_t)(REOPEN_BYTES >> r.page_shift);
 	}
-	r.native = tep_is_file_bigendian(r.tep) == tep_is_local_bigendian(r.tep);
-	for (size_t i = 0; i < NR_SPECS; i++)
-		if (setup_event(&r, &specs[i]))
-			hello.have |= 1u << specs[i].kind;
+	else if (sysconf(_SC_PAGESIZE) == 1L << r.page_shift)
+		r.sys_page = 1UL << r.page_shift;
+	hello.have = have;
 	send_msg(fd, WIRE_HELLO, &hello, sizeof(hello));
-	if (hello.have &&
-	    tracecmd_iterate_events(handle, NULL, 0, on_record, &r) < 0) {
+	while (hello.have &&
+	       tracecmd_iterate_events(r.handle, NULL, 0, on_record, &r) < 0) {
+		if (r.reopen && !reopen_capture(&r, have))
+			continue;
 		flush_batch(&r);
 		send_text(fd, WIRE_ERROR, "corrupt or truncated capture (reading events failed)");
 		_exit(1);
 	}
 	flush_batch(&r);
 	send_msg(fd, WIRE_END, &r.end, sizeof(r.end));
+	send_stats(stats, &r);
 	/* no tracecmd_close(): the process ends, the kernel frees it all */
 	_exit(0);
 }
@@ -804,9 +1066,24 @@ static int pump(struct parent *p, int fd, const struct wire_sink *sink)
 	}
 }
 
+/*
+ * FRAGVIEW_STATS: the reader child prints its own peak RSS when it is
+ * done, the parent its own at exit (after the model and the renderers):
+ * /usr/bin/time only gives the larger of the two.
+ */
+static void print_parent_stats(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	fprintf(stderr, "fragview: stats: parent maxrss %ld KiB, cpu %.3f ms\n",
+		ru.ru_maxrss, cpu_ms(&ru));
+}
+
 int fv_trace_read(const char *path, struct fv_trace_info *info,
 		  fv_event_fn fn, void *ctx)
 {
+	static bool stats_registered;
 	struct parent p = { .path = path, .info = info, .fn = fn, .ctx = ctx };
 	struct wire_sink sink = {
 		.hello = sink_hello, .event = sink_event, .text = sink_text,
@@ -818,6 +1095,8 @@ int fv_trace_read(const char *path, struct fv_trace_info *info,
 	memset(info, 0, sizeof(*info));
 	if (precheck(path))
 		return -1;
+	if (getenv("FRAGVIEW_STATS") && !stats_registered)
+		stats_registered = !atexit(print_parent_stats);
 	if (pipe2(pipefd, O_CLOEXEC))
 		die("pipe: %s", strerror(errno));
 	/* room for several batches: fewer switches between the two sides */
