@@ -8,8 +8,12 @@
 #      unpatched kernel, the patched kernel with the mobility events off and
 #      with them on (boots interleaved U P U P ...), plus the text size of
 #      mm/page_alloc.o and mm/migrate.o in both build trees;
-#   2. fragview throughput and peak RSS against `trace-cmd report` on the
-#      same captures (a small one, a ~1x and a ~10x long recording);
+#   2. fragview throughput and per-process peak RSS against the bare
+#      library (bench/iterate.c: libtracecmd's iteration, counting only)
+#      and `trace-cmd report`, on the same captures: the demo scenario, and
+#      a ~1x and ~10x recording of two mixes (per-page drain events, map
+#      snapshots; the 10x snapshot one is tests/fixtures/bigtrace.dat),
+#      each as recorded (file version 7, zstd) and converted to version 6;
 #   3. map dump: the mobility debugfs file against a /proc/kpageflags walk
 #      at 1 GiB and 4 GiB of guest RAM;
 #   4. irqsoff (only with --only irqsoff, it builds two kernels of its own):
@@ -85,11 +89,16 @@ want() { [[ " ${parts[*]} " == *" $1 "* ]]; }
 BOOT_PAIRS=6		# U P U P ...
 REPS_PER_BOOT=5		# x6 boots = 30 alternating runs per flavour/mode
 ICOUNT_PAIRS=2		# instruction-count runs: deterministic, 2 are plenty
-ROUNDS_1X=1		# bench-bigtrace rounds for the 1x capture
+ROUNDS_1X=1		# bench-bigtrace rounds for the 1x captures
 ROUNDS_10X=10
-SNAPSHOTS=100		# per round: 1024 pageblock_state events each (2 GiB)
-BIG_MIB=64		# fragmenter anon MiB per round
-TOOL_REPS=3
+# the snapshot mix: as tests/fixtures/make-bigtrace.sh records it (1 GiB,
+# 200 snapshots of ~512 pageblock_state events a round; keep in step)
+BIGTRACE_SNAPSHOTS=200
+BIGTRACE_MIB=64
+# the drain mix: fragmenter rounds with kmem:mm_page_pcpu_drain on, the mix
+# of tests/fixtures/fragment.dat (~120 k events a round)
+DRAIN_MIB=480
+TOOL_REPS=7
 MAP_REPS=5
 IRQSOFF_BOOTS=2		# per kernel and guest size, interleaved v1 v2 v1 v2
 IRQSOFF_REPS=10		# x3 windows (baseline, pageblocks, snapshot) per boot
@@ -99,7 +108,6 @@ if [ $quick = 1 ]; then
 	IRQSOFF_BOOTS=1 IRQSOFF_REPS=3
 	BOOT_PAIRS=1 ICOUNT_PAIRS=1 REPS_PER_BOOT=2 ROUNDS_1X=1 ROUNDS_10X=2
 	TOOL_REPS=1
-	SNAPSHOTS=20
 	MAP_REPS=2
 fi
 
@@ -113,10 +121,10 @@ CMDS=$OUTDIR/commands.txt
 NOTES=$OUTDIR/notes.txt
 # --only re-measures some parts and keeps the others' earlier data
 declare -A rows_of=([size]='size' [overhead]='load|overhead|icount'
-	[throughput]='events|mix|tput' [mapdump]='mapdump'
+	[throughput]='events|mix|tput|tputload' [mapdump]='mapdump'
 	[irqsoff]='irqsoff|irqsofficount|irqsoffmeta|irqsoffload')
 declare -A cmds_of=([size]='^size ' [overhead]='bench-overhead'
-	[throughput]='trace-cmd report|fragview (stats|map)|bench-bigtrace|scenario fragment'
+	[throughput]='trace-cmd (report|convert)|fragview (stats|map)|iterate|bench-bigtrace|scenario fragment|^cc '
 	[mapdump]='bench-mapdump'
 	[irqsoff]='irqsoff')
 # Rows of parts not measured now are kept: from out/bench, or from the
@@ -160,7 +168,8 @@ load() { cut -d' ' -f1 /proc/loadavg; }
 # the plain kernels only for the parts that boot or measure them
 if want size || want overhead || want throughput || want mapdump; then
 say "kernels (cached builds are reused)"
-if [ -z "$KU" ]; then
+# throughput needs only the patched kernel, map dump either
+if [ -z "$KU" ] && { want size || want overhead || { want mapdump && [ -z "$KP" ]; }; }; then
 	record_cmd "qemu/build-kernel.sh --unpatched"
 	KU=$("$REPO/qemu/build-kernel.sh" --unpatched) || die "unpatched kernel build failed"
 fi
@@ -284,17 +293,30 @@ if want overhead; then
 fi
 
 # --- 2. fragview throughput ----------------------------------------------
-# timed TOOLNAME CAPTURE CMD...: wall ns and peak RSS of one run
+# timed CAPTURE VERSION TOOL CMD...: one run; a row of wall ns, peak RSS of
+# the largest process (/usr/bin/time: a small parent, whose memory before
+# the exec would count too), CPU ms of all the tool's processes, and, from
+# FRAGVIEW_STATS, the peak RSS of fragview's reader child and of its parent
+# and the reader's reopens (iterate: its own peak as "child").  CPU comes
+# from those lines where a tool prints them (/usr/bin/time's have 10 ms
+# steps): the child's and the parent's, or iterate's.
 timed() {
-	local tool=$1 cap=$2 t0 t1 rss
-	shift 2
-	record_cmd "/usr/bin/time -f %M $* > /dev/null"
+	local cap=$1 ver=$2 tool=$3 t0 t1 wall u s rss cpu child parent reopens
+	shift 3
+	record_cmd "FRAGVIEW_STATS=1 /usr/bin/time -f '%e %U %S %M' $* > /dev/null"
 	t0=$(date +%s%N)
-	/usr/bin/time -f %M -o "$OUTDIR/time.out" "$@" > /dev/null 2>"$OUTDIR/tool.err" ||
-		{ cat "$OUTDIR/tool.err" >&2; die "$tool failed on $cap"; }
+	FRAGVIEW_STATS=1 /usr/bin/time -f "%e %U %S %M" -o "$OUTDIR/time.out" "$@" \
+		> /dev/null 2> "$OUTDIR/tool.err" ||
+		{ cat "$OUTDIR/tool.err" >&2; die "$tool failed on $cap ($ver)"; }
 	t1=$(date +%s%N)
-	rss=$(tail -n 1 "$OUTDIR/time.out")
-	echo -e "tput\t$cap\t$tool\t$((t1 - t0))\t$rss" >> "$DATA"
+	read -r wall u s rss < <(tail -n 1 "$OUTDIR/time.out")
+	cpu=$(sed -n 's/.*maxrss [0-9]* KiB, cpu \([0-9.]*\) ms.*/\1/p' "$OUTDIR/tool.err" |
+		awk '{ n += $1 } END { if (NR) print n }')
+	[ -n "$cpu" ] || cpu=$(echo "($u + $s) * 1000" | bc)
+	child=$(sed -n 's/.*\(reader\|iterate:\) maxrss \([0-9]*\).*/\2/p' "$OUTDIR/tool.err")
+	parent=$(sed -n 's/.*parent maxrss \([0-9]*\).*/\1/p' "$OUTDIR/tool.err")
+	reopens=$(sed -n 's/.*, \([0-9]*\) reopens.*/\1/p' "$OUTDIR/tool.err")
+	echo -e "tput\t$cap\t$ver\t$tool\t$((t1 - t0))\t$rss\t$cpu\t${child:--}\t${parent:--}\t${reopens:--}" >> "$DATA"
 }
 
 # capture NAME SCENARIO [run-guest options]: path of a cached capture,
@@ -312,34 +334,76 @@ capture() {
 			--out "$dir" --scenario "$scenario" "$@" >/dev/null ||
 			die "recording $name failed; see $dir/console.log"
 	fi
-	echo "$dir/$scenario"
+	echo "$dir/$scenario/trace.dat"
+}
+
+# as_v6 CAPTURE: the same capture as file version 6, uncompressed (cached)
+as_v6() {
+	local v6
+	v6=$CAPDIR/v6-$(sha256sum < "$1" | cut -c1-16).dat
+	if [ ! -s "$v6" ]; then
+		record_cmd "trace-cmd convert -i $1 --file-version 6 --compression none -o V6"
+		trace-cmd convert -i "$1" --file-version 6 --compression none \
+			-o "$v6.tmp" > /dev/null 2>&1 || die "trace-cmd convert failed on $1"
+		mv "$v6.tmp" "$v6"
+	fi
+	echo "$v6"
 }
 
 if want throughput; then
 	if [ -z "$KP" ]; then
 		note "NOT MEASURED (throughput): fragview needs mobility events, which only the patched kernel has"
 	else
+		ITERATE=$OUTDIR/iterate
+		record_cmd "cc -O2 -o ITERATE bench/iterate.c \$(pkg-config --cflags --libs libtracecmd libtraceevent)"
+		# shellcheck disable=SC2046
+		cc -O2 -Wall -o "$ITERATE" "$REPO/bench/iterate.c" \
+			$(pkg-config --cflags --libs libtracecmd libtraceevent) ||
+			die "cannot build bench/iterate.c"
 		say "throughput captures"
-		big="fv.bench.snapshots=$SNAPSHOTS fv.bench.mib=$BIG_MIB"
+		snap="fv.bench.snapshots=$BIGTRACE_SNAPSHOTS fv.bench.mib=$BIGTRACE_MIB"
+		drain="fv.bench.snapshots=0 fv.bench.mib=$DRAIN_MIB fv.per_page_drain=1"
 		declare -A caps=(
-			[small]=$(capture small fragment)
-			[1x]=$(capture "1x-r$ROUNDS_1X-s$SNAPSHOTS-m$BIG_MIB" bench-bigtrace \
-				--append "fv.bench.rounds=$ROUNDS_1X $big" --mem 2G --timeout 1800)
-			[10x]=$(capture "10x-r$ROUNDS_10X-s$SNAPSHOTS-m$BIG_MIB" bench-bigtrace \
-				--append "fv.bench.rounds=$ROUNDS_10X $big" --mem 2G --timeout 3600)
+			[demo]=$(capture demo fragment)
+			[drain-1x]=$(capture "drain-r$ROUNDS_1X-m$DRAIN_MIB" bench-bigtrace \
+				--append "fv.bench.rounds=$ROUNDS_1X $drain" --timeout 1800)
+			[drain-10x]=$(capture "drain-r$ROUNDS_10X-m$DRAIN_MIB" bench-bigtrace \
+				--append "fv.bench.rounds=$ROUNDS_10X $drain" --timeout 3600)
+			[snap-1x]=$(capture "snap-r$ROUNDS_1X-s$BIGTRACE_SNAPSHOTS-m$BIGTRACE_MIB" \
+				bench-bigtrace --append "fv.bench.rounds=$ROUNDS_1X $snap" --timeout 1800)
 		)
-		for c in small 1x 10x; do
-			d=${caps[$c]}
-			[ -n "$d" ] || die "recording the $c capture failed"
-			ev=$(awk '{ n += $2 } END { print n + 0 }' "$d/event-counts")
-			mob=$(awk '$1 ~ /^(pageblock_|pcp_drain|migrate_folio)/ { n += $2 } END { print n + 0 }' "$d/event-counts")
-			echo -e "events\t$c\t$ev\t$mob\t$(stat -c %s "$d/trace.dat")\t$d/trace.dat" >> "$DATA"
-			awk -v c="$c" '{ print "mix\t" c "\t" $1 "\t" $2 }' "$d/event-counts" >> "$DATA"
-			say "capture $c: $ev events ($mob mobility), $d/trace.dat"
-			for r in $(seq 1 "$TOOL_REPS"); do
-				timed fragview-stats "$c" "$FRAGVIEW" stats "$d/trace.dat"
-				timed fragview-map-txt "$c" "$FRAGVIEW" map "$d/trace.dat" --format txt
-				timed trace-cmd-report "$c" trace-cmd report -i "$d/trace.dat"
+		# the 10x snapshot capture is the committed one, so that anyone
+		# can compare on the same file (--quick records a short one)
+		if [ $quick = 1 ]; then
+			caps[snap-10x]=$(capture "snap-r$ROUNDS_10X-s$BIGTRACE_SNAPSHOTS-m$BIGTRACE_MIB" \
+				bench-bigtrace --append "fv.bench.rounds=$ROUNDS_10X $snap" --timeout 1800)
+		else
+			caps[snap-10x]=$REPO/tests/fixtures/bigtrace.dat
+		fi
+		for c in demo drain-1x drain-10x snap-1x snap-10x; do
+			f7=${caps[$c]}
+			[ -s "$f7" ] || die "recording the $c capture failed"
+			f6=$(as_v6 "$f7")
+			# event counts from the capture itself, the same way for all
+			record_cmd "iterate --by-event $f7"
+			"$ITERATE" --by-event "$f7" > "$OUTDIR/$c.event-counts" ||
+				die "iterate failed on $f7"
+			ev=$(awk '{ n += $2 } END { print n + 0 }' "$OUTDIR/$c.event-counts")
+			mob=$(awk '$1 ~ /^(pageblock_|pcp_drain|migrate_folio)/ { n += $2 } END { print n + 0 }' "$OUTDIR/$c.event-counts")
+			awk -v c="$c" '{ print "mix\t" c "\t" $1 "\t" $2 }' "$OUTDIR/$c.event-counts" >> "$DATA"
+			for ver in v7 v6; do
+				f=$f7
+				[ $ver = v6 ] && f=$f6
+				echo -e "events\t$c\t$ver\t$ev\t$mob\t$(stat -c %s "$f")\t$f" >> "$DATA"
+				echo -e "tputload\t$c\t$ver\t$(load)" >> "$DATA"
+				say "capture $c $ver: $ev events ($mob mobility), $f (load $(load))"
+				# interleaved, so that load changes hit every tool
+				for r in $(seq 1 "$TOOL_REPS"); do
+					timed "$c" $ver iterate "$ITERATE" "$f"
+					timed "$c" $ver fragview-stats "$FRAGVIEW" stats "$f"
+					timed "$c" $ver fragview-map-txt "$FRAGVIEW" map "$f" --format txt
+					timed "$c" $ver trace-cmd-report trace-cmd report -i "$f"
+				done
 			done
 		done
 	fi
@@ -514,9 +578,8 @@ for p in "${parts[@]}"; do
 		done
 	fi
 	if [ $p = throughput ]; then	# the captures' event counts
-		for c in $(awk -F'\t' '$1 == "events" { print $2 "\t" $6 }' "$DATA" | tr '\t' '='); do
-			f=$(dirname "${c#*=}")/event-counts
-			[ ! -f "$f" ] || cp "$f" "$KEEP/$p/${c%%=*}.event-counts"
+		for f in "$OUTDIR"/*.event-counts; do
+			[ ! -f "$f" ] || cp "$f" "$KEEP/$p/"
 		done
 	fi
 	rmdir "$KEEP/$p" 2>/dev/null || true
