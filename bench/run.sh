@@ -159,7 +159,11 @@ else
 	done
 	say "--only ${only[*]}: keeping the other parts' data in $DATA"
 fi
-note() { echo "$*" | tee -a "$NOTES" >&2; }
+# once: --only runs keep the notes of earlier ones
+note() {
+	echo "$*" >&2
+	grep -qxF -- "$*" "$NOTES" || echo "$*" >> "$NOTES"
+}
 record_cmd() { echo "$*" >> "$CMDS"; }
 
 load() { cut -d' ' -f1 /proc/loadavg; }
@@ -538,7 +542,7 @@ if want irqsoff; then
 fi
 
 say "report"
-python3 "$REPO/bench/report.py" "$DATA" "$CMDS" "$NOTES" "$RESULTS"
+BENCH_MEASURED="${parts[*]}" python3 "$REPO/bench/report.py" "$DATA" "$CMDS" "$NOTES" "$RESULTS"
 
 # --- the data results.md was made from, committed beside it --------------
 # data.tsv, commands and notes as the report read them; per part measured
