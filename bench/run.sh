@@ -305,7 +305,7 @@ fi
 # from those lines where a tool prints them (/usr/bin/time's have 10 ms
 # steps): the child's and the parent's, or iterate's.
 timed() {
-	local cap=$1 ver=$2 tool=$3 t0 t1 wall u s rss cpu child parent reopens
+	local cap=$1 ver=$2 tool=$3 t0 t1 u s rss cpu child parent reopens
 	shift 3
 	record_cmd "FRAGVIEW_STATS=1 /usr/bin/time -f '%e %U %S %M' $* > /dev/null"
 	t0=$(date +%s%N)
@@ -313,7 +313,7 @@ timed() {
 		> /dev/null 2> "$OUTDIR/tool.err" ||
 		{ cat "$OUTDIR/tool.err" >&2; die "$tool failed on $cap ($ver)"; }
 	t1=$(date +%s%N)
-	read -r wall u s rss < <(tail -n 1 "$OUTDIR/time.out")
+	read -r _ u s rss < <(tail -n 1 "$OUTDIR/time.out")
 	cpu=$(sed -n 's/.*maxrss [0-9]* KiB, cpu \([0-9.]*\) ms.*/\1/p' "$OUTDIR/tool.err" |
 		awk '{ n += $1 } END { if (NR) print n }')
 	[ -n "$cpu" ] || cpu=$(echo "($u + $s) * 1000" | bc)
@@ -402,11 +402,11 @@ if want throughput; then
 				echo -e "tputload\t$c\t$ver\t$(load)" >> "$DATA"
 				say "capture $c $ver: $ev events ($mob mobility), $f (load $(load))"
 				# interleaved, so that load changes hit every tool
-				for r in $(seq 1 "$TOOL_REPS"); do
-					timed "$c" $ver iterate "$ITERATE" "$f"
-					timed "$c" $ver fragview-stats "$FRAGVIEW" stats "$f"
-					timed "$c" $ver fragview-map-txt "$FRAGVIEW" map "$f" --format txt
-					timed "$c" $ver trace-cmd-report trace-cmd report -i "$f"
+				for _ in $(seq 1 "$TOOL_REPS"); do
+					timed "$c" "$ver" iterate "$ITERATE" "$f"
+					timed "$c" "$ver" fragview-stats "$FRAGVIEW" stats "$f"
+					timed "$c" "$ver" fragview-map-txt "$FRAGVIEW" map "$f" --format txt
+					timed "$c" "$ver" trace-cmd-report trace-cmd report -i "$f"
 				done
 			done
 		done
