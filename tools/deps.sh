@@ -24,10 +24,11 @@ group[kernelshark]="build-essential pkg-config kernelshark libkshark-dev
 group[bench]="${group[guest]} python3 time"
 # on top: fuzzing (clang), the HTML page in a browser, KernelShark under X,
 # the kernel's mm selftests built static (libnuma), the Debian packages and
-# their test (dpkg-buildpackage, dh, man -l)
+# their test (dpkg-buildpackage, dh, man -l; git lists the files of the
+# scratch copy it builds from)
 group[check]="${group[bench]} ${group[kernelshark]} clang libclang-rt-14-dev
 	chromium xvfb xauth x11-apps imagemagick libnuma-dev
-	dpkg-dev debhelper man-db"
+	dpkg-dev debhelper man-db git"
 group[all]=${group[check]}
 
 [ $# -gt 0 ] || set -- all
