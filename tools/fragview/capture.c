@@ -63,6 +63,7 @@ int load_capture(const char *path, struct fv_model *m, struct fv_stats *s,
 	 * details); stats and check would keep them for nothing.
 	 */
 	m->keep_hist = need == NEED_SNAPSHOT;
+	m->keep_steal_times = need == NEED_SNAPSHOT;	/* map --color steals */
 	if (fv_trace_read(path, info, on_event, &l))
 		return -1;
 	m->expect_snap_events = info->have[FV_EV_SNAPSHOT];
@@ -72,6 +73,7 @@ int load_capture(const char *path, struct fv_model *m, struct fv_stats *s,
 
 	for (int k = FV_EV_STATE; k <= FV_EV_MIGRATE; k++)
 		mobility |= info->have[k];
+	mobility |= info->have[FV_EV_CENSUS];
 	stock = info->have[FV_EV_EXTFRAG] || info->have[FV_EV_MIGRATE_SUM];
 	if (!mobility && !stock) {
 		warn("%s: no mobility or kmem/migrate events in this capture", path);

@@ -71,6 +71,8 @@ struct model_priv {
 	struct hist_ring *rings;
 	size_t nr_rings, rings_cap;
 	size_t snap_zones_cap, lost_cap;
+	size_t states_cap, census_cap, steal_recs_cap;
+	uint32_t last_census_seq;
 	/* open addressing: key = block number + 1 (0 = empty), val = index */
 	uint64_t *hkeys;
 	uint32_t *hvals;
@@ -110,6 +112,9 @@ void fv_model_free(struct fv_model *m)
 	free(m->flips);
 	free(m->snap_zones);
 	free(m->lost);
+	free(m->states);
+	free(m->census);
+	free(m->steal_recs);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -470,6 +475,13 @@ static int apply_state(struct fv_model *m, const struct fv_event *ev,
 	place_block(m, i, ev->state.nid, ev->state.zone);
 	m->blocks[i].free_pages = ev->state.free_pages;
 	m->blocks[i].largest_order = ev->state.largest_order;
+	grow((void **)&m->states, &p->states_cap, m->nr_states + 1,
+	     sizeof(*m->states));
+	m->states[m->nr_states++] = (struct fv_state_rec){
+		.ts = ts, .block = i, .seq = ev->state.seq,
+		.free_pages = ev->state.free_pages,
+		.largest_order = ev->state.largest_order,
+	};
 	bp = &p->bp[i];
 	if (ev->state.seq == m->base_seq && !(bp->flags & BLK_IN_BASE)) {
 		bp->flags |= BLK_IN_BASE | (gen ? BLK_BASE_GEN : 0);
@@ -587,6 +599,14 @@ static int apply_steal(struct fv_model *m, const struct fv_event *ev,
 	m->blocks[i].n.steals++;
 	if (ev->steal.claimed)
 		m->blocks[i].n.claims++;
+	if (m->keep_steal_times) {
+		struct model_priv *p = P(m);
+
+		grow((void **)&m->steal_recs, &p->steal_recs_cap,
+		     m->nr_steal_recs + 1, sizeof(*m->steal_recs));
+		m->steal_recs[m->nr_steal_recs++] =
+			(struct fv_steal_rec){ .ts = ts, .block = i };
+	}
 	hist_push(m, i, ts, ev->kind, ev->steal.alloc_mt, ev->steal.block_mt,
 		  ev->steal.claimed, ev->steal.order << 8 | ev->steal.fallback_order);
 	return 0;
@@ -613,6 +633,35 @@ static void apply_migrate(struct fv_model *m, const struct fv_event *ev,
 		m->blocks[i].n.migrate_fail++;
 	hist_push(m, i, ts, FV_EV_MIGRATE, ev->migrate.mode, ev->migrate.reason,
 		  ev->migrate.pass, ev->migrate.result);
+}
+
+/*
+ * A census record: what the block's pages are.  A block no snapshot
+ * covered yet enters the map with the census's type, as it would with
+ * a flip's old type.
+ */
+static int apply_census(struct fv_model *m, const struct fv_event *ev,
+			uint64_t ts)
+{
+	struct model_priv *p = P(m);
+	uint8_t mt = ev->census.mt < FV_MT_NR ? ev->census.mt : FV_MT_UNKNOWN;
+	struct fv_census_rec *r;
+	long i;
+
+	bucket_for(m, ts);
+	i = find_or_add(m, ev->census.pfn, ev->census.nid, ev->census.zone, mt);
+	if (i < 0)
+		return -1;
+	if (!m->nr_census || ev->census.seq != p->last_census_seq)
+		m->nr_censuses++;
+	p->last_census_seq = ev->census.seq;
+	grow((void **)&m->census, &p->census_cap, m->nr_census + 1,
+	     sizeof(*m->census));
+	r = &m->census[m->nr_census++];
+	*r = (struct fv_census_rec){ .ts = ts, .block = i,
+				     .seq = ev->census.seq, .mt = mt };
+	memcpy(r->n, ev->census.n, sizeof(r->n));
+	return 0;
 }
 
 int fv_model_apply(struct fv_model *m, const struct fv_event *ev)
@@ -665,6 +714,8 @@ int fv_model_apply(struct fv_model *m, const struct fv_event *ev)
 	case FV_EV_LOST:
 		apply_lost(m, ev, ts);
 		return 0;
+	case FV_EV_CENSUS:
+		return apply_census(m, ev, ts);
 	}
 	return 0;
 }
@@ -713,6 +764,12 @@ static void sort_blocks(struct fv_model *m)
 	memcpy(p->bp, bp, n * sizeof(*bp));
 	for (size_t f = 0; f < m->nr_flips; f++)
 		m->flips[f].block = where[m->flips[f].block];
+	for (size_t k = 0; k < m->nr_states; k++)
+		m->states[k].block = where[m->states[k].block];
+	for (size_t k = 0; k < m->nr_census; k++)
+		m->census[k].block = where[m->census[k].block];
+	for (size_t k = 0; k < m->nr_steal_recs; k++)
+		m->steal_recs[k].block = where[m->steal_recs[k].block];
 	hash_rebuild(m, p->hcap ? p->hcap : 1024);
 	free(order);
 	free(where);
@@ -816,6 +873,20 @@ void fv_model_types_at(const struct fv_model *m, uint64_t ts, uint8_t *mt)
 	for (size_t f = 0; f < end; f++)
 		if (!(m->flips[f].flags & FV_FLIP_BEFORE))
 			mt[m->flips[f].block] = m->flips[f].new_mt;
+}
+
+void fv_model_blocks_at(const struct fv_model *m, uint64_t ts,
+			struct fv_block_at *out)
+{
+	for (size_t i = 0; i < m->nr_blocks; i++)
+		out[i] = (struct fv_block_at){ .state = -1, .census = -1 };
+	/* all three lists are in time order (fv_model_apply clamps ts) */
+	for (size_t k = 0; k < m->nr_states && m->states[k].ts <= ts; k++)
+		out[m->states[k].block].state = k;
+	for (size_t k = 0; k < m->nr_census && m->census[k].ts <= ts; k++)
+		out[m->census[k].block].census = k;
+	for (size_t k = 0; k < m->nr_steal_recs && m->steal_recs[k].ts <= ts; k++)
+		out[m->steal_recs[k].block].steals++;
 }
 
 void fv_model_count_types(const struct fv_model *m, bool at_base,

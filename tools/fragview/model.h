@@ -95,6 +95,7 @@ enum fv_ev_kind {
 	FV_EV_MIGRATE_SUM,	/* migrate:mm_migrate_pages (stock kernels) */
 	FV_EV_SNAPSHOT,		/* mobility:pageblock_snapshot (ABI v2) */
 	FV_EV_LOST,		/* the ring buffer dropped events (reader) */
+	FV_EV_CENSUS,		/* mobility:pageblock_census */
 	FV_EV_NR,
 };
 const char *fv_ev_kind_name(enum fv_ev_kind k);	/* "state", "flip", ... */
@@ -103,6 +104,19 @@ enum fv_snap_phase { FV_SNAP_BEGIN, FV_SNAP_END, FV_SNAP_UNKNOWN, FV_SNAP_NR };
 
 const char *fv_snap_phase_name(enum fv_snap_phase p);	/* "begin", "end" */
 enum fv_snap_phase fv_snap_phase_parse(const char *name);
+
+/*
+ * The counts of a mobility:pageblock_census record, in its field order
+ * (tracepoints/pageblock_census.md).  All but FV_CN_FREE_CHUNKS are
+ * pages; those ten add up to the block's pages inside the zone.
+ */
+enum fv_census_count {
+	FV_CN_FREE, FV_CN_FREE_CHUNKS, FV_CN_LRU, FV_CN_MOVABLE_OPS,
+	FV_CN_SLAB_RECLAIMABLE, FV_CN_SLAB_UNMOVABLE, FV_CN_PGTABLE,
+	FV_CN_KERNEL, FV_CN_FREE_PCP, FV_CN_RESERVED, FV_CN_OFFLINE,
+	FV_CN_NR,
+};
+const char *fv_census_count_name(enum fv_census_count c);	/* "free", ... */
 
 /* fv_event.flags */
 #define FV_EVF_GEN	1	/* state/flip: gen is valid (ABI v2) */
@@ -158,6 +172,18 @@ struct fv_event {
 			uint64_t succeeded, failed;
 			uint8_t mode, reason;
 		} msum;
+		struct {		/* FV_EV_CENSUS: what one block's pages are */
+			uint64_t pfn;
+			uint32_t seq;
+			int32_t nid;
+			/*
+			 * 16 bits keep struct fv_event at 56 bytes: a block
+			 * has 2^pageblock_order pages, 2^13 at most on any
+			 * architecture; the reader saturates at 65535.
+			 */
+			uint16_t n[FV_CN_NR];	/* enum fv_census_count */
+			uint8_t zone, mt;
+		} census;
 	};
 };
 
@@ -236,6 +262,30 @@ struct fv_hist_rec {
 	int32_t v;			/* migrate: result; steal: order<<8|fallback_order */
 };
 
+/*
+ * What the maps colour blocks by besides their type (map --color), kept
+ * in time order like the flips, so the map at any time can use the
+ * latest record at or before it.  Block numbers follow the sorted table.
+ */
+struct fv_state_rec {		/* a pageblock_state record's free space */
+	uint64_t ts;
+	uint32_t block, seq;
+	uint32_t free_pages;
+	int8_t largest_order;		/* -1: no free page */
+};
+
+struct fv_census_rec {		/* a pageblock_census record */
+	uint64_t ts;
+	uint32_t block, seq;
+	uint16_t n[FV_CN_NR];		/* enum fv_census_count */
+	uint8_t mt;			/* the block's type as the census saw it */
+};
+
+struct fv_steal_rec {		/* a steal from the block (keep_steal_times) */
+	uint64_t ts;
+	uint32_t block;
+};
+
 #define FV_NBUCKETS 512			/* time buckets for the charts */
 struct fv_bucket {
 	uint32_t steals, claims, flips, drains, drained_pages;
@@ -258,6 +308,17 @@ struct fv_model {
 	 * set before the first event.  Only the HTML map shows them.
 	 */
 	bool keep_hist;
+	/* free space of every pageblock_state record, every census record */
+	struct fv_state_rec *states;
+	size_t nr_states;
+	struct fv_census_rec *census;
+	size_t nr_census;
+	uint32_t nr_censuses;		/* distinct census seq runs seen */
+	/* every steal's time, with keep_steal_times (set before the first
+	 * event; map --color steals) */
+	bool keep_steal_times;
+	struct fv_steal_rec *steal_recs;
+	size_t nr_steal_recs;
 	/* charts */
 	struct fv_bucket buckets[FV_NBUCKETS];
 	uint64_t bucket_ns;		/* width of one bucket */
@@ -329,6 +390,18 @@ void fv_model_types_at(const struct fv_model *m, uint64_t ts, uint8_t *mt);
 size_t fv_model_block_hist(const struct fv_model *m, size_t i,
 			   const struct fv_hist_rec **first_part, size_t *n_first,
 			   const struct fv_hist_rec **second_part, size_t *n_second);
+
+/*
+ * Per block at time ts: the latest pageblock_state and census records at
+ * or before ts (indices into m->states and m->census, -1: none) and the
+ * steals up to ts (with keep_steal_times; else 0).  out[nr_blocks].
+ */
+struct fv_block_at {
+	int64_t state, census;
+	uint32_t steals;
+};
+void fv_model_blocks_at(const struct fv_model *m, uint64_t ts,
+			struct fv_block_at *out);
 
 /* Blocks per type at the baseline / at the end. */
 void fv_model_count_types(const struct fv_model *m, bool at_base,

@@ -45,7 +45,13 @@ static const char *const mr_names[FV_MR_NR] = {
 
 static const char *const kind_names[FV_EV_NR] = {
 	"state", "flip", "steal", "drain", "migrate", "extfrag", "migrate_sum",
-	"snapshot", "lost",
+	"snapshot", "lost", "census",
+};
+
+static const char *const census_count_names[FV_CN_NR] = {
+	"free", "free_chunks", "lru", "movable_ops", "slab_reclaimable",
+	"slab_unmovable", "pgtable", "kernel", "free_pcp", "reserved",
+	"offline",
 };
 
 static const char *const phase_names[FV_SNAP_NR] = {
@@ -149,4 +155,9 @@ enum fv_snap_phase fv_snap_phase_parse(const char *name)
 const char *fv_ev_kind_name(enum fv_ev_kind k)
 {
 	return k < FV_EV_NR ? kind_names[k] : "unknown";
+}
+
+const char *fv_census_count_name(enum fv_census_count c)
+{
+	return c < FV_CN_NR ? census_count_names[c] : "unknown";
 }

@@ -52,12 +52,12 @@ struct field_spec {
 	const char *name;
 	enum map_kind map;
 	uint16_t off;			/* offsetof(struct fv_event, ...) */
-	uint8_t size;			/* bytes at off: 1, 4 or 8 */
+	uint8_t size;			/* bytes at off: 1, 2, 4 or 8 */
 	bool optional;
 	uint8_t flag;			/* FV_EVF_* when present */
 };
 
-#define MAX_FIELDS 12
+#define MAX_FIELDS 16
 #define DEST(member) offsetof(struct fv_event, member), \
 	sizeof(((struct fv_event *)0)->member)
 #define F(name, map, member) { name, map, DEST(member), false, 0 }
@@ -119,6 +119,21 @@ static const struct event_spec specs[] = {
 		F("nr_blocks", MAP_NONE, snap.nr_blocks),
 		F("nid", MAP_NONE, snap.nid), F("zone", MAP_ZONE, snap.zone),
 		F("phase", MAP_PHASE, snap.phase) } },
+	{ "mobility", "pageblock_census", FV_EV_CENSUS, {
+		F("pfn", MAP_NONE, census.pfn), F("seq", MAP_NONE, census.seq),
+		F("nid", MAP_NONE, census.nid),
+		F("free", MAP_NONE, census.n[FV_CN_FREE]),
+		F("free_chunks", MAP_NONE, census.n[FV_CN_FREE_CHUNKS]),
+		F("lru", MAP_NONE, census.n[FV_CN_LRU]),
+		F("movable_ops", MAP_NONE, census.n[FV_CN_MOVABLE_OPS]),
+		F("slab_reclaimable", MAP_NONE, census.n[FV_CN_SLAB_RECLAIMABLE]),
+		F("slab_unmovable", MAP_NONE, census.n[FV_CN_SLAB_UNMOVABLE]),
+		F("pgtable", MAP_NONE, census.n[FV_CN_PGTABLE]),
+		F("kernel", MAP_NONE, census.n[FV_CN_KERNEL]),
+		F("free_pcp", MAP_NONE, census.n[FV_CN_FREE_PCP]),
+		F("reserved", MAP_NONE, census.n[FV_CN_RESERVED]),
+		F("offline", MAP_NONE, census.n[FV_CN_OFFLINE]),
+		F("zone", MAP_ZONE, census.zone), F("mt", MAP_MT, census.mt) } },
 	/* block_pfn is set from pfn by the model's pageblock order later */
 	{ "kmem", "mm_page_alloc_extfrag", FV_EV_EXTFRAG, {
 		F("pfn", MAP_NONE, steal.pfn), F("pfn", MAP_NONE, steal.block_pfn),
@@ -178,7 +193,7 @@ struct field_op {
 	uint8_t load;			/* bytes loaded directly; 0: libtraceevent */
 	uint8_t shift;			/* sign extension: 64 - 8 * size, or 0 */
 	uint8_t map : 2;		/* enum op_map */
-	uint8_t store : 6;		/* bytes at dst */
+	uint8_t store : 6;		/* bytes at dst: 1, 2, 4 or 8 */
 	uint8_t fld;			/* index in fld[] (table, tep field) */
 };
 
@@ -582,6 +597,10 @@ static void decode(const struct event_dec *d, const void *data,
 		switch (op->store) {
 		case 1:
 			*dst = v;
+			break;
+		case 2:		/* census counts: saturate (model.h) */
+			u16 = v > 0xffff ? 0xffff : v;
+			memcpy(dst, &u16, 2);
 			break;
 		case 4:
 			u32 = v;

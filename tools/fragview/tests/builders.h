@@ -76,6 +76,32 @@ static inline struct fv_event ev_snap(uint64_t ts, uint32_t seq, int32_t nid,
 		.nr_blocks = nr_blocks, .gen = gen } };
 }
 
+/*
+ * A census record of a block of type mt: free pages free, the rest LRU
+ * pages; a test moves pages to other counts on the event it gets back.
+ */
+static inline struct fv_event ev_census(uint64_t ts, uint32_t seq,
+					int32_t nid, uint8_t zone,
+					uint64_t pfn, uint8_t mt,
+					uint16_t free)
+{
+	struct fv_event e = { .ts = ts, .kind = FV_EV_CENSUS, .census = {
+		.pfn = pfn, .seq = seq, .nid = nid, .zone = zone, .mt = mt } };
+
+	e.census.n[FV_CN_FREE] = free;
+	e.census.n[FV_CN_LRU] = 512 - free;
+	return e;
+}
+
+/* Moves n pages of a census record from one count to another. */
+static inline struct fv_event census_move(struct fv_event e, int from,
+					  int to, uint16_t n)
+{
+	e.census.n[from] -= n;
+	e.census.n[to] += n;
+	return e;
+}
+
 /* The same state or flip record with a zone generation (ABI v2). */
 static inline struct fv_event with_gen(struct fv_event e, uint64_t gen)
 {
