@@ -5,12 +5,50 @@
 #include "capture.h"
 #include "fragview.h"
 #include "opts.h"
+#include "render_map_color.h"
 #include "util.h"
 
 static const char about[] =
 "Draws every pageblock of the captured zones, coloured by migratetype,\n"
 "as it was at TIME: the first pageblock_state snapshot replayed with\n"
-"every pageblock_flip up to TIME (default: the end of the capture).\n";
+"every pageblock_flip up to TIME (default: the end of the capture).\n"
+"--color shows instead the free pages, the largest free order or the\n"
+"foreign pages of each block as its latest snapshot or census at or\n"
+"before TIME says, or the steals from it up to TIME.\n";
+
+static int parse_color_arg(const struct option *opt, const char *arg)
+{
+	int c = map_color_parse(arg);
+
+	if (c < 0)
+		return -1;
+	*(int *)opt->value = c;
+	return 0;
+}
+
+/*
+ * A view the capture has no data for is an error (exit 3), in one line
+ * that says what to record; not an empty map.
+ */
+static int check_color(const char *path, const struct fv_model *m,
+		       const struct fv_trace_info *info, int color)
+{
+	switch (color) {
+	case MAP_COLOR_POLLUTION:
+		if (m->nr_census)
+			return 0;
+		warn("no mobility:pageblock_census events in %s: --color pollution needs a census (echo 1 > /sys/kernel/debug/mobility/census while recording)",
+		     path);
+		return -1;
+	case MAP_COLOR_STEALS:
+		if (info->have[FV_EV_STEAL] || info->have[FV_EV_EXTFRAG])
+			return 0;
+		warn("no mobility:pageblock_steal events in %s: --color steals needs them (record with -e mobility:pageblock_steal)",
+		     path);
+		return -1;
+	}
+	return 0;
+}
 
 /* --at: kept as given for the warning, relative until the capture is read */
 struct at_arg {
@@ -52,6 +90,36 @@ int cmd_map(int argc, char **argv)
 			 "Default: the end of the capture.\n"
 			 "A time outside the capture is drawn with a "
 			 "warning." },
+		{ .type = OPTION_CALLBACK, .short_name = 'c', .long_name = "color",
+		  .argh = "VIEW", .value = &o.color, .callback = parse_color_arg,
+		  .bad = "view", .want = "type, free, order, pollution or steals",
+		  .help = "colour blocks by type (default), free (free pages), "
+			  "order (largest free order), pollution (foreign "
+			  "pages, from the census) or steals (steals up to "
+			  "TIME)",
+		  .doc = "What a block's colour (txt: its character) shows:\n"
+			 ".B type\n"
+			 "(the migratetype, the default),\n"
+			 ".B free\n"
+			 "(free pages, in eighths of a block),\n"
+			 ".B order\n"
+			 "(the largest free order: where an allocation of "
+			 "that order can come from),\n"
+			 ".B pollution\n"
+			 "(foreign pages: pages whose mobility is not the "
+			 "block type's, from\n"
+			 ".BR mobility:pageblock_census ),\n"
+			 "or\n"
+			 ".B steals\n"
+			 "(fallback steals from the block up to\n"
+			 ".IR TIME ).\n"
+			 "Free pages, orders and foreign pages are known at "
+			 "snapshot and census times only: each block shows "
+			 "its latest record at or before\n"
+			 ".IR TIME ,\n"
+			 "and the legend says from when.\n"
+			 "A capture without the view's events is an error "
+			 "(exit status 3)." },
 		OPT_MAP_DRAWING(&o, &format, &output)
 	};
 	const struct cmd_syntax syntax = {
@@ -66,6 +134,9 @@ int cmd_map(int argc, char **argv)
 
 	path = parse_options_one_operand(&syntax, argc, argv);
 	r = pick_renderer("map", format, true, output);
+	if (o.color != MAP_COLOR_TYPE && r->map == render_map_html)
+		usage_error("map", "map: --format html colours by type only (no --color %s)",
+			    map_color_name(o.color));
 	o.title = path;
 
 	fv_model_init(&m);
@@ -81,7 +152,8 @@ int cmd_map(int argc, char **argv)
 			     (unsigned long long)(m.last_ts / 1000000000),
 			     (unsigned long long)(m.last_ts % 1000000000 / 1000));
 	}
-	if (ret || check_zone_filter(path, &m, &o)) {
+	if (ret || check_zone_filter(path, &m, &o) ||
+	    check_color(path, &m, &info, o.color)) {
 		fv_model_free(&m);
 		return EXIT_UNREADABLE;
 	}

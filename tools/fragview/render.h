@@ -24,6 +24,7 @@ struct map_opts {
 	int zone_nid;		/* --zone N/ZONE filter; -1: all */
 	int zone_type;		/* enum fv_zone_type; -1: all */
 	int width;		/* terminal columns for ansi/txt (0: 80) */
+	int color;		/* enum map_color (render_map_color.h) */
 	const char *title;	/* capture file name, shown in headers */
 };
 

@@ -21,11 +21,11 @@ static void ansi_end_run(FILE *out, struct map_text_style *st)
 }
 
 static void ansi_cell(FILE *out, struct map_text_style *st,
-		      unsigned int mt, bool marked)
+		      const struct map_view *v, unsigned int bucket, bool marked)
 {
-	const struct map_colour *c = &map_palette[mt];
-	int style = (int)mt * 2 + marked;
-	char letter = map_letters[mt];
+	const struct map_bucket *c = &v->buckets[bucket];
+	int style = (int)bucket * 2 + marked;
+	char letter = c->glyph;
 
 	if (style != st->last) {
 		int fg = c->dark ? 255 : 16;

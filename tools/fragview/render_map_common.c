@@ -38,10 +38,108 @@ static bool zone_matches(const struct fv_zone *z, const struct map_opts *o)
 	return true;
 }
 
+/* The type view's buckets: the palette, letters and names of the types. */
+static void type_buckets(struct map_view *v)
+{
+	for (unsigned int t = 0; t < FV_MT_NR; t++) {
+		struct map_bucket *b = &v->buckets[t];
+
+		b->glyph = map_letters[t];
+		b->r = map_palette[t].r;
+		b->g = map_palette[t].g;
+		b->b = map_palette[t].b;
+		b->ansi256 = map_palette[t].ansi256;
+		b->dark = map_palette[t].dark;
+		snprintf(b->label, sizeof(b->label), "%s", fv_mt_name(t));
+	}
+	v->nr_buckets = FV_MT_NR;
+}
+
+/* The cells of a view other than type, at the time drawn. */
+static void view_cells(struct map_view *v, const struct fv_model *m,
+		       const struct map_opts *o)
+{
+	struct fv_block_at *at = xcalloc(m->nr_blocks ? m->nr_blocks : 1,
+					 sizeof(*at));
+
+	v->nr_buckets = map_color_buckets(o->color, m->pageblock_order,
+					  v->buckets);
+	v->cell = xcalloc(m->nr_blocks ? m->nr_blocks : 1, sizeof(*v->cell));
+	fv_model_blocks_at(m, o->have_at ? o->at_ts : UINT64_MAX, at);
+	for (size_t i = 0; i < m->nr_blocks; i++)
+		map_color_cell(m, o->color, &at[i], &v->cell[i]);
+	free(at);
+}
+
+static void count_cell(struct map_view *v, const struct map_cell *c)
+{
+	v->bucket_count[c->bucket]++;
+	if (!c->known || v->color == MAP_COLOR_STEALS)
+		return;
+	if (!v->nr_known++ || c->ts < v->oldest_ts)
+		v->oldest_ts = c->ts;
+	if (v->nr_known == 1 || c->ts >= v->newest_ts) {
+		v->newest_ts = c->ts;
+		v->newest_seq = c->seq;
+		v->newest_census = c->census;
+	}
+}
+
+/* Shown cells from another record than the newest (an older snapshot). */
+static size_t older_cells(const struct map_view *v, const struct fv_model *m)
+{
+	size_t n = 0;
+
+	for (size_t z = 0; z < m->nr_zones; z++) {
+		const struct fv_zone *zone = &m->zones[z];
+
+		for (size_t i = zone->first; v->zone_shown[z] &&
+		     i < zone->first + zone->nr; i++) {
+			const struct map_cell *c = &v->cell[i];
+
+			n += v->mt[i] != FV_MT_NONE && c->known &&
+			     (c->seq != v->newest_seq ||
+			      c->census != v->newest_census);
+		}
+	}
+	return n;
+}
+
+void map_view_source(char *buf, size_t len, const struct map_view *v)
+{
+	const char *what = v->color == MAP_COLOR_POLLUTION ? "census" :
+			   v->color == MAP_COLOR_ORDER ? "pageblock_state snapshot" :
+			   "pageblock_state snapshot or census";
+	char newest[32], oldest[32];
+	int n;
+
+	if (v->color == MAP_COLOR_STEALS) {
+		snprintf(buf, len, "mobility:pageblock_steal events up to the time drawn");
+		return;
+	}
+	if (!v->nr_known) {
+		snprintf(buf, len, "no %s at or before the time drawn", what);
+		return;
+	}
+	map_fmt_ts(newest, sizeof(newest), v->newest_ts);
+	map_fmt_ts(oldest, sizeof(oldest), v->oldest_ts);
+	n = snprintf(buf, len, "as of %s %u at %s s: each block's latest %s at or before the time drawn",
+		     v->newest_census ? "census" : "snapshot", v->newest_seq,
+		     newest, what);
+	if (v->nr_older && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - n, " (%zu from an older one, the oldest at %s s)",
+			 v->nr_older, oldest);
+}
+
 int map_view_init(struct map_view *v, const struct fv_model *m,
 		  const struct map_opts *o)
 {
 	memset(v, 0, sizeof(*v));
+	v->color = o->color;
+	if (o->color == MAP_COLOR_TYPE)
+		type_buckets(v);
+	else
+		view_cells(v, m, o);
 	v->pages_per_block = 1ULL << m->pageblock_order;
 	v->mt = xmalloc(m->nr_blocks);
 	v->zone_shown = xcalloc(m->nr_zones, sizeof(bool));
@@ -63,10 +161,14 @@ int map_view_init(struct map_view *v, const struct fv_model *m,
 				continue;	/* offline: not on the map now */
 			v->nr_shown++;
 			v->count[map_mt_clamp(v->mt[i])]++;
+			if (v->cell)
+				count_cell(v, &v->cell[i]);
 			if (map_block_marked(&m->blocks[i]))
 				v->nr_marked++;
 		}
 	}
+	if (v->cell)
+		v->nr_older = older_cells(v, m);
 	if (m->nr_zones && !v->nr_zones_shown &&
 	    (o->zone_nid >= 0 || o->zone_type >= 0)) {
 		warn("no zone in the capture matches the --zone filter");
@@ -80,8 +182,10 @@ void map_view_free(struct map_view *v)
 {
 	free(v->mt);
 	free(v->zone_shown);
+	free(v->cell);
 	v->mt = NULL;
 	v->zone_shown = NULL;
+	v->cell = NULL;
 }
 
 void map_grid_init(struct map_grid *g, const struct fv_model *m,

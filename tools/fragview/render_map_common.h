@@ -16,6 +16,7 @@
 
 #include "model.h"
 #include "render.h"
+#include "render_map_color.h"
 
 struct map_colour {
 	uint8_t r, g, b;
@@ -32,8 +33,22 @@ static inline unsigned int map_mt_clamp(unsigned int mt)
 	return mt < FV_MT_NR ? mt : FV_MT_UNKNOWN;
 }
 
-/* The map as one renderer draws it: types at the chosen time, filtered. */
+/*
+ * The map as one renderer draws it: types at the chosen time, filtered,
+ * and what each cell shows in the view map_opts.color asks for: a
+ * bucket of v->buckets (map_view_bucket()), the type in the type view.
+ */
 struct map_view {
+	int color;			/* enum map_color */
+	struct map_bucket buckets[MAP_MAX_BUCKETS];
+	size_t nr_buckets;
+	uint64_t bucket_count[MAP_MAX_BUCKETS];	/* shown blocks per bucket */
+	struct map_cell *cell;		/* per block; NULL in the type view */
+	uint64_t newest_ts, oldest_ts;	/* records the shown cells use */
+	uint32_t newest_seq;
+	bool newest_census;
+	size_t nr_known;		/* shown cells from a record */
+	size_t nr_older;		/* ... from another than the newest */
 	uint8_t *mt;			/* type of every block (model order) */
 	bool *zone_shown;		/* per m->zones entry */
 	size_t nr_zones_shown;
@@ -56,6 +71,26 @@ static inline bool map_block_marked(const struct fv_block *b)
 {
 	return b->n.steals > 0 || b->n.flips > 0;
 }
+
+/* The bucket block i is drawn with (the type in the type view). */
+static inline unsigned int map_view_bucket(const struct map_view *v, size_t i)
+{
+	return v->cell ? v->cell[i].bucket : map_mt_clamp(v->mt[i]);
+}
+
+/* Marks (stolen from, flipped) are drawn in the type view only. */
+static inline bool map_view_marked(const struct map_view *v,
+				   const struct fv_block *b)
+{
+	return !v->cell && map_block_marked(b);
+}
+
+/*
+ * Where the cells of a view other than type come from, for legends: "as
+ * of snapshot 3 at 12.345678901 s: each block's latest pageblock_state
+ * snapshot at or before the time drawn", and how many are older.
+ */
+void map_view_source(char *buf, size_t len, const struct map_view *v);
 
 /*
  * Every cell at its physical address: in a grid of cols columns, slot s
@@ -110,7 +145,7 @@ void map_put_json_str(FILE *out, const char *s);
  */
 struct map_text_style {
 	void (*cell)(FILE *out, struct map_text_style *st,
-		     unsigned int mt, bool marked);
+		     const struct map_view *v, unsigned int bucket, bool marked);
 	void (*end_run)(FILE *out, struct map_text_style *st);
 	bool truecolour;
 	int last;			/* style of the open run, -1: none */

@@ -25,11 +25,25 @@
 #define LEGEND_TYPES FV_MT_NONE	/* offline blocks are gaps, not a type */
 #define LEGEND_ENTRIES (LEGEND_TYPES + 2)	/* types, stolen from, flipped */
 
-static void put_rgb(FILE *out, unsigned int mt)
+static void put_rgb(FILE *out, const struct map_view *v, unsigned int bucket)
 {
-	const struct map_colour *c = &map_palette[mt];
+	const struct map_bucket *c = &v->buckets[bucket];
 
 	fprintf(out, "#%02x%02x%02x", c->r, c->g, c->b);
+}
+
+/* A view's tooltip words: ", free 123 pages (snapshot 2)" */
+static void put_cell_title(FILE *out, const struct map_view *v, size_t i)
+{
+	const struct map_cell *c = &v->cell[i];
+
+	fprintf(out, ", %s: %s", map_color_name(v->color),
+		v->buckets[c->bucket].label);
+	if (c->known && v->color != MAP_COLOR_STEALS)
+		fprintf(out, " (%" PRId64 ", %s %u)", c->value,
+			c->census ? "census" : "snapshot", c->seq);
+	else if (v->color == MAP_COLOR_STEALS)
+		fprintf(out, " (%" PRId64 ")", c->value);
 }
 
 static size_t zone_rows(const struct fv_model *m, const struct fv_zone *z)
@@ -59,7 +73,8 @@ static void put_block(FILE *out, const struct fv_model *m,
 {
 	const struct fv_block *b = &m->blocks[i];
 	unsigned int mt = map_mt_clamp(v->mt[i]);
-	bool marked = map_block_marked(b);
+	unsigned int bucket = map_view_bucket(v, i);
+	bool marked = map_view_marked(v, b);
 
 	/* a marked block is a group, so its tooltip covers the marks too */
 	if (marked)
@@ -69,22 +84,25 @@ static void put_block(FILE *out, const struct fv_model *m,
 	if (!marked) {
 		fprintf(out, "%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"",
 			x, y, CELL, CELL);
-		put_rgb(out, mt);
+		put_rgb(out, v, bucket);
 		fputs("\"><title>", out);
 	}
 	fprintf(out, "pfn 0x%" PRIx64 "-0x%" PRIx64 " %s, node %d %s",
 		b->pfn, b->pfn + v->pages_per_block - 1, fv_mt_name(mt),
 		b->nid, fv_zone_name(b->zone));
 	fprintf(out, " (steals %u, claims %u, flips %u, migrated %u ok %u "
-		"failed)</title>", b->n.steals, b->n.claims, b->n.flips,
+		"failed)", b->n.steals, b->n.claims, b->n.flips,
 		b->n.migrate_ok, b->n.migrate_fail);
+	if (v->cell)
+		put_cell_title(out, v, i);
+	fputs("</title>", out);
 	if (!marked) {
 		fputs("</rect>\n", out);
 		return;
 	}
 	fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
 		"fill=\"", x, y, CELL, CELL);
-	put_rgb(out, mt);
+	put_rgb(out, v, bucket);
 	fputs("\"/>", out);
 	put_marks(out, b->n.steals > 0, b->n.flips > 0, x, y);
 	fputs("</g>\n", out);
@@ -124,11 +142,50 @@ static int put_zone(FILE *out, const struct fv_model *m,
 	return y + (int)zone_rows(m, z) * PITCH + ZONE_GAP;
 }
 
+/* Rows of legend entries (4 to a row) and the view's source line. */
+static int legend_rows(const struct map_view *v)
+{
+	return v->cell ? ((int)v->nr_buckets + 3) / 4 + 2
+		       : (LEGEND_ENTRIES + 3) / 4;
+}
+
+static void put_view_legend(FILE *out, const struct map_view *v, int y)
+{
+	char src[256];
+
+	map_view_source(src, sizeof(src), v);
+	fprintf(out, "<g font-size=\"11\">\n<text x=\"%d\" y=\"%d\" "
+		"font-weight=\"bold\">", MARGIN, y + CELL - 1);
+	map_put_xml(out, map_color_title(v->color));
+	fprintf(out, "</text>\n<text class=\"source\" x=\"%d\" y=\"%d\" "
+		"fill=\"#555\">", MARGIN, y + LEGEND_ROW + CELL - 1);
+	map_put_xml(out, src);
+	fputs("</text>\n", out);
+	y += 2 * LEGEND_ROW;
+	for (unsigned int k = 0; k < v->nr_buckets; k++) {
+		int x = MARGIN + (int)(k % 4) * 170;
+		int ry = y + (int)(k / 4) * LEGEND_ROW;
+
+		fprintf(out, "<rect class=\"key\" x=\"%d\" y=\"%d\" width=\"%d\" "
+			"height=\"%d\" fill=\"", x, ry, CELL, CELL);
+		put_rgb(out, v, k);
+		fprintf(out, "\"/><text x=\"%d\" y=\"%d\">", x + CELL + 6,
+			ry + CELL - 1);
+		map_put_xml(out, v->buckets[k].label);
+		fprintf(out, ": %" PRIu64 "</text>\n", v->bucket_count[k]);
+	}
+	fprintf(out, "</g>\n");
+}
+
 static void put_legend(FILE *out, const struct fv_model *m,
 		       const struct map_view *v, int y)
 {
 	size_t stolen = 0, flipped = 0;
 
+	if (v->cell) {
+		put_view_legend(out, v, y);
+		return;
+	}
 	for (size_t z = 0; z < m->nr_zones; z++) {
 		const struct fv_zone *zone = &m->zones[z];
 
@@ -147,7 +204,7 @@ static void put_legend(FILE *out, const struct fv_model *m,
 
 		fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
 			"fill=\"", x, ry, CELL, CELL);
-		put_rgb(out, mt);
+		put_rgb(out, v, mt);
 		fputs("\"/>", out);
 		put_marks(out, k == LEGEND_TYPES, k == LEGEND_TYPES + 1, x, ry);
 		fprintf(out, "<text x=\"%d\" y=\"%d\">", x + CELL + 6,
@@ -196,7 +253,6 @@ int render_map_svg(FILE *out, const struct fv_model *m,
 	struct map_view v;
 	int width = 2 * MARGIN + LABEL_W + COLS * PITCH;
 	int height = TITLE_H + (int)banner * BANNER_ROW;
-	int legend_rows = (LEGEND_ENTRIES + 3) / 4;
 	char when[64];
 	int y;
 
@@ -208,7 +264,7 @@ int render_map_svg(FILE *out, const struct fv_model *m,
 		if (v.zone_shown[z])
 			height += ZONE_H + (int)zone_rows(m, &m->zones[z]) * PITCH +
 				  ZONE_GAP;
-	height += legend_rows * LEGEND_ROW + MARGIN;
+	height += legend_rows(&v) * LEGEND_ROW + MARGIN;
 
 	map_fmt_when(when, sizeof(when), o);
 	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -225,8 +281,9 @@ int render_map_svg(FILE *out, const struct fv_model *m,
 	map_put_xml(out, o->title ? o->title : "-");
 	fprintf(out, "</text>\n<text x=\"%d\" y=\"36\" font-size=\"11\" "
 		"fill=\"#555\">pageblock map, %s, order %u (%" PRIu64
-		" pages per block), %zu blocks shown</text>\n", MARGIN, when,
-		m->pageblock_order, v.pages_per_block, v.nr_shown);
+		" pages per block), %zu blocks shown%s%s</text>\n", MARGIN, when,
+		m->pageblock_order, v.pages_per_block, v.nr_shown,
+		v.cell ? ", colour: " : "", v.cell ? map_color_name(v.color) : "");
 
 	fv_issues_banner(m, svg_banner_line, &sb);
 	y = TITLE_H + (int)banner * BANNER_ROW;

@@ -38,8 +38,9 @@ static void put_zone_header(FILE *out, const struct fv_model *m,
 }
 
 /* Column col of the row: a group gap before it, then a cell or a hole. */
-static void put_pos(FILE *out, struct map_text_style *st, size_t col,
-		    const struct fv_block *b, unsigned int mt)
+static void put_pos(FILE *out, struct map_text_style *st,
+		    const struct map_view *v, size_t col,
+		    const struct fv_block *b, size_t i)
 {
 	if (col && col % GROUP == 0) {
 		st->end_run(out, st);
@@ -50,7 +51,7 @@ static void put_pos(FILE *out, struct map_text_style *st, size_t col,
 		fputc(' ', out);
 		return;
 	}
-	st->cell(out, st, map_mt_clamp(mt), map_block_marked(b));
+	st->cell(out, st, v, map_view_bucket(v, i), map_view_marked(v, b));
 }
 
 /*
@@ -81,8 +82,8 @@ static void put_zone_rows(FILE *out, const struct fv_model *m,
 			open = true;
 		}
 		for (; next < col; next++)
-			put_pos(out, st, next, NULL, FV_MT_NONE);
-		put_pos(out, st, col, &m->blocks[i], v->mt[i]);
+			put_pos(out, st, v, next, NULL, 0);
+		put_pos(out, st, v, col, &m->blocks[i], i);
 		next = col + 1;
 	}
 	if (open) {
@@ -91,19 +92,41 @@ static void put_zone_rows(FILE *out, const struct fv_model *m,
 	}
 }
 
+/* A view other than type: its source, then every bucket with its blocks. */
+static void put_view_legend(FILE *out, const struct map_view *v,
+			    struct map_text_style *st)
+{
+	char src[256];
+
+	map_view_source(src, sizeof(src), v);
+	fprintf(out, "legend (blocks shown: %zu): %s\n  %s\n", v->nr_shown,
+		map_color_title(v->color), src);
+	for (unsigned int k = 0; k < v->nr_buckets; k++) {
+		fputs("  ", out);
+		st->cell(out, st, v, k, false);
+		st->end_run(out, st);
+		fprintf(out, " %-40s %8" PRIu64 "\n", v->buckets[k].label,
+			v->bucket_count[k]);
+	}
+}
+
 static void put_legend(FILE *out, const struct map_view *v,
 		       struct map_text_style *st)
 {
+	if (v->cell) {
+		put_view_legend(out, v, st);
+		return;
+	}
 	fprintf(out, "legend (blocks shown: %zu)\n", v->nr_shown);
 	for (unsigned int mt = 0; mt < FV_MT_NONE; mt++) {
 		fputs("  ", out);
-		st->cell(out, st, mt, false);
+		st->cell(out, st, v, mt, false);
 		st->end_run(out, st);
 		fprintf(out, " %-12s %8" PRIu64 "\n", fv_mt_name(mt),
 			v->count[mt]);
 	}
 	fputs("  ", out);
-	st->cell(out, st, FV_MT_MOVABLE, true);
+	st->cell(out, st, v, FV_MT_MOVABLE, true);
 	st->end_run(out, st);
 	fprintf(out, " stolen from or flipped during the capture: %zu\n",
 		v->nr_marked);
@@ -133,8 +156,11 @@ int map_text_render(FILE *out, const struct fv_model *m,
 	cols = groups * GROUP;
 
 	map_fmt_when(when, sizeof(when), o);
-	fprintf(out, "fragview map: %s (%s)\n", o->title ? o->title : "-",
+	fprintf(out, "fragview map: %s (%s)", o->title ? o->title : "-",
 		when);
+	if (v.cell)
+		fprintf(out, ", colour: %s", map_color_name(v.color));
+	fputc('\n', out);
 	fprintf(out, "pageblock order %u (%" PRIu64 " pages per block), "
 		"%zu of %zu zones, one character per block\n",
 		m->pageblock_order, v.pages_per_block, v.nr_zones_shown,
@@ -158,9 +184,9 @@ int map_text_render(FILE *out, const struct fv_model *m,
 }
 
 static void txt_cell(FILE *out, struct map_text_style *st,
-		     unsigned int mt, bool marked)
+		     const struct map_view *v, unsigned int bucket, bool marked)
 {
-	char c = map_letters[mt];
+	char c = v->buckets[bucket].glyph;
 
 	(void)st;
 	fputc(marked ? tolower((unsigned char)c) : c, out);

@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_color.c - map --color: the buckets of each view, the record a
+ * block shows at a time (the latest at or before it), and the txt, ansi
+ * and svg maps drawing every block with its bucket.  A small model of
+ * ten Normal blocks whose values hit the bucket edges.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../model.h"
+#include "../render.h"
+#include "../render_map_common.h"
+#include "builders.h"
+#include "test.h"
+
+#define NB 10
+#define BASE 0x100000ULL
+#define PFN(k) (BASE + (k) * 512ULL)
+#define M FV_MT_MOVABLE
+#define NORMAL FV_ZONE_NORMAL
+
+static const uint32_t free0[NB] = { 0, 1, 63, 64, 511, 512, 256, 100, 0, 300 };
+static const int8_t order0[NB] = { -1, 0, 5, 6, 8, 10, 8, 6, -1, 9 };
+static const uint16_t kernel1[NB] = { 0, 1, 9, 10, 99, 100, 500, 0, 5, 0 };
+static const unsigned int steals[NB] = { 0, 1, 12, 150, 0, 0, 0, 0, 0, 0 };
+
+/*
+ * t=100 snapshot 1 of all blocks (block 8 Isolate); steals at t=150-159;
+ * t=200 census 1 (32 free pages each, kernel1[k] kernel pages); t=300
+ * snapshot 2 of blocks 0-4 only, all free.
+ */
+static void build(struct fv_model *m)
+{
+	fv_model_init(m);
+	m->keep_steal_times = true;
+	for (int k = 0; k < NB; k++) {
+		struct fv_event e = ev_state(100, 1, 0, NORMAL, PFN(k),
+					     k == 8 ? FV_MT_ISOLATE : M);
+
+		e.state.free_pages = free0[k];
+		e.state.largest_order = order0[k];
+		feed(m, e);
+	}
+	/* in time order: the s-th steal of each block at 150 + s / 16 */
+	for (unsigned int s = 0; s < 150; s++)
+		for (int k = 0; k < NB; k++)
+			if (s < steals[k])
+				feed(m, ev_steal(150 + s / 16, 0, NORMAL, PFN(k),
+						 FV_MT_UNMOVABLE, M, false));
+	for (int k = 0; k < NB; k++)
+		feed(m, census_move(ev_census(200, 1, 0, NORMAL, PFN(k),
+					      k == 8 ? FV_MT_ISOLATE : M, 32),
+				    FV_CN_LRU, FV_CN_KERNEL, kernel1[k]));
+	for (int k = 0; k < 5; k++) {
+		struct fv_event e = ev_state(300, 2, 0, NORMAL, PFN(k), M);
+
+		e.state.free_pages = 512;
+		e.state.largest_order = 10;
+		feed(m, e);
+	}
+	fv_model_finish(m);
+}
+
+static char *render(int (*fn)(FILE *, const struct fv_model *,
+			      const struct map_opts *),
+		    const struct fv_model *m, int color, uint64_t at)
+{
+	struct map_opts o = { .zone_nid = -1, .zone_type = -1, .width = 80,
+			      .title = "color.dat", .color = color,
+			      .have_at = at != UINT64_MAX, .at_ts = at };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	CHECK_EQ(fn(f, m, &o), 0);
+	fclose(f);
+	return buf;
+}
+
+/* The cells of a txt map's rows ("  0x<pfn> <cells>"), gaps left out. */
+static void txt_cells(const char *txt, char *out, size_t max)
+{
+	size_t n = 0;
+
+	for (const char *l = txt; l && *l; l = strchr(l, '\n')) {
+		const char *p;
+
+		if (*l == '\n')
+			l++;
+		if (strncmp(l, "  0x", 4))
+			continue;
+		for (p = strchr(l + 4, ' ') + 1; *p && *p != '\n'; p++)
+			if (*p != ' ' && n + 1 < max)
+				out[n++] = *p;
+	}
+	out[n] = 0;
+}
+
+/* The count of a legend line "  G label   N", or -1. */
+static long legend_count(const char *txt, char glyph, const char *label)
+{
+	char head[64];
+	const char *l;
+
+	snprintf(head, sizeof(head), "\n  %c %s ", glyph, label);
+	l = strstr(txt, head);
+	return l ? strtol(l + strlen(head), NULL, 10) : -1;
+}
+
+static char *cells_of(const struct fv_model *m, int color, uint64_t at)
+{
+	static char cells[64];
+	char *t = render(render_map_txt, m, color, at);
+
+	txt_cells(t, cells, sizeof(cells));
+	free(t);
+	return cells;
+}
+
+static void test_bucket_edges(void)
+{
+	const unsigned int o9 = 9;
+	struct map_bucket b[MAP_MAX_BUCKETS];
+	size_t n;
+
+	/* free: ? . 0..7 8 */
+	n = map_color_buckets(MAP_COLOR_FREE, o9, b);
+	CHECK_EQ(n, 11);
+	CHECK_EQ(b[map_color_bucket(MAP_COLOR_FREE, o9, false, true, 7)].glyph, '?');
+	CHECK_EQ(b[map_color_bucket(MAP_COLOR_FREE, o9, true, true, 0)].glyph, '.');
+	CHECK_EQ(b[map_color_bucket(MAP_COLOR_FREE, o9, true, true, 1)].glyph, '0');
+	CHECK_EQ(b[map_color_bucket(MAP_COLOR_FREE, o9, true, true, 63)].glyph, '0');
+	CHECK_EQ(b[map_color_bucket(MAP_COLOR_FREE, o9, true, true, 64)].glyph, '1');
+	CHECK_EQ(b[map_color_bucket(MAP_COLOR_FREE, o9, true, true, 511)].glyph, '7');
+	CHECK_EQ(b[map_color_bucket(MAP_COLOR_FREE, o9, true, true, 512)].glyph, '8');
+	/* order 10 blocks: 1024 pages, an eighth is 128 */
+	CHECK_EQ(map_color_bucket(MAP_COLOR_FREE, 10, true, true, 127), 2);
+	CHECK_EQ(map_color_bucket(MAP_COLOR_FREE, 10, true, true, 128), 3);
+	/* order: . 0-9 a(10 or more) */
+	n = map_color_buckets(MAP_COLOR_ORDER, o9, b);
+	CHECK_EQ(n, 13);
+	CHECK_EQ(b[map_color_bucket(MAP_COLOR_ORDER, o9, true, true, -1)].glyph, '.');
+	CHECK_EQ(b[map_color_bucket(MAP_COLOR_ORDER, o9, true, true, 0)].glyph, '0');
+	CHECK_EQ(b[map_color_bucket(MAP_COLOR_ORDER, o9, true, true, 9)].glyph, '9');
+	CHECK_EQ(b[map_color_bucket(MAP_COLOR_ORDER, o9, true, true, 10)].glyph, 'a');
+	CHECK_EQ(b[map_color_bucket(MAP_COLOR_ORDER, o9, true, true, 13)].glyph, 'a');
+	CHECK(strstr(b[2 + 9].label, "a whole block"));
+	/* pollution: ? - . 1-4 */
+	n = map_color_buckets(MAP_COLOR_POLLUTION, o9, b);
+	CHECK_EQ(n, 7);
+	CHECK_EQ(b[map_color_bucket(MAP_COLOR_POLLUTION, o9, true, false, 9)].glyph, '-');
+	CHECK_EQ(b[map_color_bucket(MAP_COLOR_POLLUTION, o9, true, true, 0)].glyph, '.');
+	CHECK_EQ(b[map_color_bucket(MAP_COLOR_POLLUTION, o9, true, true, 9)].glyph, '1');
+	CHECK_EQ(b[map_color_bucket(MAP_COLOR_POLLUTION, o9, true, true, 10)].glyph, '2');
+	CHECK_EQ(b[map_color_bucket(MAP_COLOR_POLLUTION, o9, true, true, 999)].glyph, '3');
+	CHECK_EQ(b[map_color_bucket(MAP_COLOR_POLLUTION, o9, true, true, 1000)].glyph, '4');
+	/* steals: . 1-4, no "unknown" */
+	n = map_color_buckets(MAP_COLOR_STEALS, o9, b);
+	CHECK_EQ(n, 5);
+	CHECK_EQ(b[map_color_bucket(MAP_COLOR_STEALS, o9, true, true, 0)].glyph, '.');
+	CHECK_EQ(b[map_color_bucket(MAP_COLOR_STEALS, o9, true, true, 99)].glyph, '2');
+	CHECK_EQ(b[map_color_bucket(MAP_COLOR_STEALS, o9, true, true, 123456)].glyph, '4');
+}
+
+/* Within a view no two buckets share a glyph or a colour. */
+static void test_buckets_distinct(void)
+{
+	for (int c = MAP_COLOR_FREE; c < MAP_COLOR_NR; c++) {
+		struct map_bucket b[MAP_MAX_BUCKETS];
+		size_t n = map_color_buckets(c, 9, b);
+
+		CHECK(n >= 5 && n <= MAP_MAX_BUCKETS);
+		for (size_t i = 0; i < n; i++) {
+			CHECK(b[i].glyph > ' ' && b[i].label[0]);
+			for (size_t j = 0; j < i; j++) {
+				CHECK(b[i].glyph != b[j].glyph);
+				CHECK(b[i].r != b[j].r || b[i].g != b[j].g ||
+				      b[i].b != b[j].b);
+			}
+		}
+	}
+	CHECK_EQ(map_color_parse("pollution"), MAP_COLOR_POLLUTION);
+	CHECK_EQ(map_color_parse("type"), MAP_COLOR_TYPE);
+	CHECK_EQ(map_color_parse("Free"), -1);
+	CHECK_EQ(map_color_parse(""), -1);
+}
+
+static void test_txt_views_at_times(void)
+{
+	struct fv_model m;
+	char *t;
+
+	build(&m);
+	/* before any snapshot: unknown */
+	CHECK(!strcmp(cells_of(&m, MAP_COLOR_FREE, 99), "??????????"));
+	CHECK(!strcmp(cells_of(&m, MAP_COLOR_POLLUTION, 199), "??????????"));
+	/* snapshot 1 */
+	CHECK(!strcmp(cells_of(&m, MAP_COLOR_FREE, 100), ".0017841.4"));
+	CHECK(!strcmp(cells_of(&m, MAP_COLOR_ORDER, 150), ".0568a86.9"));
+	/* the census is later: its free pages, 32 = under an eighth */
+	CHECK(!strcmp(cells_of(&m, MAP_COLOR_FREE, 250), "0000000000"));
+	/* ... but it has no orders */
+	CHECK(!strcmp(cells_of(&m, MAP_COLOR_ORDER, 250), ".0568a86.9"));
+	CHECK(!strcmp(cells_of(&m, MAP_COLOR_POLLUTION, 250), ".112233.-."));
+	/* snapshot 2 covers blocks 0-4 */
+	CHECK(!strcmp(cells_of(&m, MAP_COLOR_FREE, UINT64_MAX), "8888800000"));
+	CHECK(!strcmp(cells_of(&m, MAP_COLOR_ORDER, UINT64_MAX), "aaaaaa86.9"));
+	/* steals up to the time */
+	CHECK(!strcmp(cells_of(&m, MAP_COLOR_STEALS, 149), ".........."));
+	/* at 155: 1, 12 and 96 steals */
+	CHECK(!strcmp(cells_of(&m, MAP_COLOR_STEALS, 155), ".122......"));
+	CHECK(!strcmp(cells_of(&m, MAP_COLOR_STEALS, UINT64_MAX), ".123......"));
+	/* the type view is the map as ever */
+	CHECK(!strcmp(cells_of(&m, MAP_COLOR_TYPE, UINT64_MAX), "MmmmMMMMIM"));
+
+	/* legends: where the cells come from, blocks per bucket */
+	t = render(render_map_txt, &m, MAP_COLOR_FREE, UINT64_MAX);
+	CHECK(strstr(t, "as of snapshot 2 at 0.000000300 s: each block's latest "
+		     "pageblock_state snapshot or census at or before the time "
+		     "drawn (5 from an older one, the oldest at 0.000000200 s)"));
+	CHECK_EQ(legend_count(t, '8', "all 512 free"), 5);
+	CHECK_EQ(legend_count(t, '0', "1-63 pages: under 1/8"), 5);
+	CHECK_EQ(legend_count(t, '?', "no snapshot yet"), 0);
+	CHECK(strstr(t, "colour: free\n"));
+	free(t);
+	t = render(render_map_txt, &m, MAP_COLOR_POLLUTION, 250);
+	CHECK(strstr(t, "as of census 1 at 0.000000200 s: each block's latest "
+		     "census at or before the time drawn\n"));
+	CHECK_EQ(legend_count(t, '-', "not classed (Isolate)"), 1);
+	CHECK_EQ(legend_count(t, '.', "clean: no foreign page"), 3);
+	CHECK_EQ(legend_count(t, '3', "100-999 foreign pages"), 2);
+	free(t);
+	t = render(render_map_txt, &m, MAP_COLOR_POLLUTION, 199);
+	CHECK(strstr(t, "no census at or before the time drawn"));
+	free(t);
+	fv_model_free(&m);
+}
+
+/* ansi: every cell on its bucket's 256-colour background */
+static void test_ansi_colours(void)
+{
+	struct map_bucket b[MAP_MAX_BUCKETS];
+	struct fv_model m;
+	char want[32];
+	char *t;
+
+	build(&m);
+	map_color_buckets(MAP_COLOR_POLLUTION, 9, b);
+	t = render(render_map_ansi, &m, MAP_COLOR_POLLUTION, UINT64_MAX);
+	/* block 5: 100 kernel pages, bucket 3 (100-999), then block 6 too */
+	snprintf(want, sizeof(want), ";48;5;%dm33", b[5].ansi256);
+	CHECK(strstr(t, want));
+	snprintf(want, sizeof(want), ";48;5;%dm-", b[1].ansi256);
+	CHECK(strstr(t, want));
+	/* no marks outside the type view */
+	CHECK(!strstr(t, "\033[0;1;4"));
+	free(t);
+	fv_model_free(&m);
+}
+
+/* svg: each cell filled with its bucket's colour, its value in the title */
+static void test_svg_cells(void)
+{
+	struct map_bucket b[MAP_MAX_BUCKETS];
+	struct fv_model m;
+	char want[256];
+	char *t;
+
+	build(&m);
+	map_color_buckets(MAP_COLOR_FREE, 9, b);
+	t = render(render_map_svg, &m, MAP_COLOR_FREE, 100);
+	for (int k = 0; k < NB; k++) {
+		unsigned int bk = map_color_bucket(MAP_COLOR_FREE, 9, true, true,
+						   free0[k]);
+		const char *cell;
+
+		snprintf(want, sizeof(want), "data-pfn=\"0x%llx\"",
+			 (unsigned long long)PFN(k));
+		cell = strstr(t, want);
+		CHECK(cell);
+		if (!cell)
+			continue;
+		snprintf(want, sizeof(want), "fill=\"#%02x%02x%02x\"",
+			 b[bk].r, b[bk].g, b[bk].b);
+		CHECK(strstr(cell, want) && strstr(cell, want) < strstr(cell, "</rect>"));
+		snprintf(want, sizeof(want), ", free: %s (%u, snapshot 1)</title>",
+			 b[bk].label, free0[k]);
+		CHECK(strstr(cell, want) && strstr(cell, want) < strstr(cell, "</rect>"));
+	}
+	/* the legend: title, source, one key per bucket */
+	CHECK(strstr(t, ">free pages per block</text>"));
+	CHECK(strstr(t, "as of snapshot 1 at 0.000000100 s"));
+	{
+		size_t keys = 0;
+
+		for (const char *p = strstr(t, "class=\"key\""); p;
+		     p = strstr(p + 1, "class=\"key\""))
+			keys++;
+		CHECK_EQ(keys, 11);
+	}
+	free(t);
+	fv_model_free(&m);
+}
+
+int main(void)
+{
+	unsetenv("COLORTERM");
+	RUN(test_bucket_edges);
+	RUN(test_buckets_distinct);
+	RUN(test_txt_views_at_times);
+	RUN(test_ansi_colours);
+	RUN(test_svg_cells);
+	printf("%d passed, %d failed\n", t_pass, t_fail);
+	return TEST_EXIT();
+}
