@@ -10,6 +10,7 @@
 
 #include "integrity.h"
 #include "render.h"
+#include "render_stats_census.h"
 #include "stats.h"
 
 struct row {
@@ -73,6 +74,14 @@ static void frag_rows(FILE *out, const struct fv_zone_stats *zs,
 		    .zone = fv_zone_name(zs->zone), .order = o, .metric = when,
 		    .value = f->fragindex[o]);
 	}
+}
+
+static void census_row(FILE *out, const char *table, int node,
+		       const char *zone, const char *from, const char *to,
+		       const char *metric, int64_t value)
+{
+	ROW(.table = table, .node = node, .zone = zone, .from = from, .to = to,
+	    .metric = metric, .value = value);
 }
 
 /*
@@ -172,5 +181,6 @@ int render_stats_csv(FILE *out, const struct fv_model *m, const struct fv_stats 
 		frag_rows(out, zs, "start", &zs->frag_start);
 		frag_rows(out, zs, "end", &zs->frag_end);
 	}
+	census_stats_csv(out, s, census_row);
 	return 0;
 }

@@ -9,6 +9,7 @@
 
 #include "integrity.h"
 #include "render.h"
+#include "render_stats_census.h"
 #include "stats.h"
 
 static void u64_array(FILE *out, const uint64_t *v, int n)
@@ -150,6 +151,8 @@ int render_stats_json(FILE *out, const struct fv_model *m, const struct fv_stats
 		frag(out, "end", &zs->frag_end);
 		fputc('}', out);
 	}
-	fprintf(out, "]}\n");
+	fputc(']', out);
+	census_stats_json(out, s);
+	fputs("}\n", out);
 	return 0;
 }

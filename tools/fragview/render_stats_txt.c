@@ -5,6 +5,7 @@
 
 #include "integrity.h"
 #include "render.h"
+#include "render_stats_census.h"
 #include "stats.h"
 
 static const char *result_name(int32_t r)
@@ -204,5 +205,6 @@ int render_stats_txt(FILE *out, const struct fv_model *m, const struct fv_stats 
 	drains(out, s);
 	migrations(out, s);
 	zones(out, s);
+	census_stats_txt(out, s);
 	return 0;
 }

@@ -24,6 +24,7 @@ void fv_stats_free(struct fv_stats *s)
 	free(s->drains);
 	free(s->migrations);
 	free(s->zones);
+	free(s->census);
 	free(s->steal_index);
 	free(s);
 }
@@ -369,4 +370,5 @@ void fv_stats_finish(struct fv_stats *s, const struct fv_model *m)
 	if (s->nr_results)
 		qsort(s->results, s->nr_results, sizeof(*s->results), cmp_result);
 	zone_stats(s, m);
+	s->nr_census_zones = fv_census_zones(m, &s->census);
 }

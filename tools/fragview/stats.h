@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "census.h"
 #include "model.h"
 
 #define FV_MAX_ORDER 11		/* MAX_ORDER of x86-64 in 6.1: orders 0..10 */
@@ -97,6 +98,9 @@ struct fv_stats {
 	size_t nr_results;
 	struct fv_zone_stats *zones;
 	size_t nr_zones;
+	/* the latest census, per zone it counted (census.h); none: 0 */
+	struct fv_census_zone *census;
+	size_t nr_census_zones;
 	bool finished;
 };
 
