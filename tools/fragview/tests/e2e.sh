@@ -440,6 +440,9 @@ for f in "$fixtures"/*.pageblocks; do
 	expect "fixture $(basename "$f"): dump draws it" 0 "" -- "$fv" dump "$f" --format txt
 done
 
+# ---- map --color views and the census part of stats
+"$here/e2e-color.sh" "$fv"
+
 # ---- damaged copies of a capture: never a crash, never a hang
 python3 "$here/mutate.py" "$fv" mob.dat 200 | tail -1
 

@@ -19,6 +19,10 @@ scenarios:
   stock      only kmem:mm_page_alloc_extfrag and migrate:mm_migrate_pages
   none       only an unrelated event (sched:sched_dummy)
   onesnap    mobility events but a single snapshot
+  census     as mobility, plus mobility:pageblock_census after the first
+             and the last snapshot (pages by kind, a pattern of foreign
+             pages; --facts has each census's foreign and free pages per
+             block and per zone the unmovable pages and blocks)
 ABI v2 (gen fields, pageblock_snapshot, nr_high_order, online/offline),
 3 zones with holes (one wider than a map row), flips of other blocks
 interleaved with each snapshot, a block offlined and onlined into the
@@ -120,7 +124,50 @@ EVENTS = {
         "REC->succeeded, REC->failed, " + sym("mode", MODE_NAMES) + ", " +
         sym("reason", MR_NAMES)),
     "sched_dummy": ("sched", 1901, [("x", S32)], '"x=%d", REC->x'),
+    "pageblock_census": ("mobility", 1707, [
+        ("pfn", U64), ("seq", U32), ("nid", S32), ("free", U32),
+        ("free_chunks", U32), ("lru", U32), ("movable_ops", U32),
+        ("slab_reclaimable", U32), ("slab_unmovable", U32), ("pgtable", U32),
+        ("kernel", U32), ("free_pcp", U32), ("reserved", U32),
+        ("offline", U32), ("zone", U8), ("mt", U8)],
+        '"node=%d zone=%s pfn=0x%lx mt=%s free=%u chunks=%u lru=%u '
+        'movable_ops=%u slab_reclaimable=%u slab_unmovable=%u pgtable=%u '
+        'kernel=%u free_pcp=%u reserved=%u offline=%u seq=%u", REC->nid, ' +
+        sym("zone", ZONE_NAMES) + ", REC->pfn, " + sym("mt", MT_NAMES) +
+        ", REC->free, REC->free_chunks, REC->lru, REC->movable_ops, "
+        "REC->slab_reclaimable, REC->slab_unmovable, REC->pgtable, "
+        "REC->kernel, REC->free_pcp, REC->reserved, REC->offline, REC->seq"),
 }
+
+# census.h: the mobility of each count, and of each block type
+CENSUS_MOBILITY = {"lru": "movable", "movable_ops": "movable",
+                   "slab_reclaimable": "reclaimable",
+                   "slab_unmovable": "unmovable", "pgtable": "unmovable",
+                   "kernel": "unmovable"}
+MT_MOBILITY = {"Movable": "movable", "Reclaimable": "reclaimable",
+               "Unmovable": "unmovable", "HighAtomic": "unmovable"}
+
+
+def census_counts(rng, mt, free, k):
+    """The pages of a 512-page block of type mt with free pages free: its
+    own kind mostly; every 3rd block some foreign pages, more and more."""
+    used = 512 - free
+    c = {"free": free, "free_chunks": (free + 63) // 64, "free_pcp": 0,
+         "reserved": 0, "offline": 0, "lru": 0, "movable_ops": 0,
+         "slab_reclaimable": 0, "slab_unmovable": 0, "pgtable": 0,
+         "kernel": 0}
+    pcp = min(used, rng.randrange(3))
+    c["free_pcp"] = pcp
+    used -= pcp
+    foreign = min(used, [0, 0, 1, 0, 0, 7, 0, 0, 40, 0, 0, 300][k % 12])
+    own = {"Movable": "lru", "Reclaimable": "slab_reclaimable",
+           "Unmovable": "slab_unmovable", "HighAtomic": "kernel",
+           "Isolate": "lru"}[mt]
+    other = "lru" if MT_MOBILITY.get(mt) != "movable" else \
+        ["kernel", "slab_unmovable", "pgtable", "slab_reclaimable"][k % 4]
+    c[other] += foreign
+    c[own] += used - foreign
+    return c
 
 
 def layout(fields):
@@ -272,7 +319,8 @@ class Sim:
         return self.rng.randrange(max(0, o - 3), o + 1)
 
 
-def gen_mobility(n_events, seed=1, lose_flip=False, snapshots=3):
+def gen_mobility(n_events, seed=1, lose_flip=False, snapshots=3,
+                 census_after=()):
     sim = Sim(seed, 256)
     rng = sim.rng
     cpus = [[], []]
@@ -298,6 +346,45 @@ def gen_mobility(n_events, seed=1, lose_flip=False, snapshots=3):
                 largest_order=sim.largest(free))))
         facts["snapshots_at"].append({"at": "%d.%09d" % divmod(ts, 10**9),
                                       "letters": letters})
+        if seq in census_after:
+            census(len(facts["census"]) + 1)
+
+    facts["census"] = []
+
+    def census(cseq):
+        """One census of every block, as the kernel walks them: the
+        oracle's figures are worked out here, from the spec's rules."""
+        nonlocal ts
+        fact = {"seq": cseq, "foreign": {}, "free": {}, "mt": {},
+                "zones": {}}
+        for k, (pfn, zone) in enumerate(sim.blocks):
+            ts += 500
+            mt = sim.mt[pfn]
+            c = census_counts(rng, mt, sim.free[pfn], k + cseq)
+            cpus[1].append((ts, record(
+                "pageblock_census", pfn=pfn, seq=cseq, nid=0,
+                zone=ZONE_NUM[zone], mt=MT_NUM[mt], **c)))
+            pages = {}
+            for kind, mob in CENSUS_MOBILITY.items():
+                pages[mob] = pages.get(mob, 0) + c[kind]
+            own = MT_MOBILITY.get(mt)
+            foreign = sum(v for mob, v in pages.items() if own and mob != own)
+            fact["foreign"]["0x%x" % pfn] = foreign
+            fact["free"]["0x%x" % pfn] = c["free"]
+            fact["mt"]["0x%x" % pfn] = mt
+            z = fact["zones"].setdefault(zone, {
+                "blocks": 0, "pages": 0, "unmovable_pages": 0,
+                "unmovable_blocks": 0, "polluted": {}, "foreign": {}})
+            z["blocks"] += 1
+            z["pages"] += sum(v for kind, v in c.items()
+                              if kind != "free_chunks")
+            z["unmovable_pages"] += pages.get("unmovable", 0)
+            z["unmovable_blocks"] += pages.get("unmovable", 0) > 0
+            if foreign:
+                z["polluted"][mt] = z["polluted"].get(mt, 0) + 1
+                z["foreign"][mt] = z["foreign"].get(mt, 0) + foreign
+        fact["at"] = "%d.%09d" % divmod(ts, 10**9)
+        facts["census"].append(fact)
 
     per_phase = max(1, n_events // max(1, snapshots - 1))
     snapshot(1)
@@ -618,11 +705,15 @@ def main():
     if "--facts" in args:
         facts_path = args[args.index("--facts") + 1]
 
-    if scenario in ("mobility", "lostflip", "onesnap"):
+    if scenario in ("mobility", "lostflip", "onesnap", "census"):
         cpus, facts = gen_mobility(n, lose_flip=scenario == "lostflip",
-                                   snapshots=1 if scenario == "onesnap" else 3)
+                                   snapshots=1 if scenario == "onesnap" else 3,
+                                   census_after=(1, 3) if scenario == "census"
+                                   else ())
         names = ["pageblock_state", "pageblock_flip", "pageblock_steal",
                  "pcp_drain", "migrate_folio"]
+        if scenario == "census":
+            names.append("pageblock_census")
     elif scenario.startswith("v2"):
         use_abi_v2()
         cpus, facts, missed = gen_v2(n, scenario)
