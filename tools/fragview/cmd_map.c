@@ -134,9 +134,6 @@ int cmd_map(int argc, char **argv)
 
 	path = parse_options_one_operand(&syntax, argc, argv);
 	r = pick_renderer("map", format, true, output);
-	if (o.color != MAP_COLOR_TYPE && r->map == render_map_html)
-		usage_error("map", "map: --format html colours by type only (no --color %s)",
-			    map_color_name(o.color));
 	o.title = path;
 
 	fv_model_init(&m);

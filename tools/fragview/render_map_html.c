@@ -20,6 +20,7 @@
 
 #include "integrity.h"
 #include "render_map_common.h"
+#include "render_map_html_views.h"
 #include "util.h"
 
 /*
@@ -28,7 +29,7 @@
  * opens.
  */
 extern const char fv_html_css[], fv_html_body[], fv_html_js[],
-		  fv_html_charts_js[];
+		  fv_html_charts_js[], fv_html_views_js[];
 
 struct html_ctx {
 	FILE *out;
@@ -357,6 +358,7 @@ static void put_data(struct html_ctx *c, const struct map_opts *o)
 	put_hist(c);
 	put_buckets(c);
 	put_check(c);
+	html_put_views(c->out, m, c->newidx, c->t0, o->color);
 	fputs("}\n", c->out);
 }
 
@@ -412,6 +414,8 @@ int render_map_html(FILE *out, const struct fv_model *m,
 	put_data(&c, o);
 	fputs("</script>\n<script>\n", out);
 	fputs(fv_html_charts_js, out);
+	fputs("</script>\n<script>\n", out);
+	fputs(fv_html_views_js, out);
 	fputs("</script>\n<script>\n", out);
 	fputs(fv_html_js, out);
 	fputs("</script>\n</body>\n</html>\n", out);

@@ -11,6 +11,9 @@
  * the flip, not the kernel's old_mt, so it is exact even when events
  * were lost).  Only changed cells are repainted; hovering is O(1).
  *
+ * The cells show the type, or one of the colour views of views.js
+ * ("Colour by"; map --color).
+ *
  * Test hooks: window.fragview (see the end), and "#selftest" in the
  * URL runs the checks of selftest.js.
  */
@@ -281,6 +284,13 @@ function rgba(hex) {			/* little-endian RGBA as one u32 */
 	return ((255 << 24) | (v(2) << 16) | (v(1) << 8) | v(0)) >>> 0;
 }
 const PAL32 = PAL.map(rgba), DIM32 = DIM.map(rgba);
+/* "Colour by" other than type (views.js) */
+const VIEWS = window.fvViews(D, { rgba, mix, esc, fmtN, secs });
+function cellColour(i, dim) {
+	if (mt[i] === NONE || !VIEWS.active())
+		return (dim ? DIM32 : PAL32)[mt[i]];
+	return VIEWS.colour32(i, dim);
+}
 const C_DARK = rgba("#111111"), C_WHITE = rgba("#ffffff");
 const C_CHECK = rgba("#d00000"), C_MIG = rgba("#1f3b73");
 const C_FAIL = rgba("#c0001e"), C_SEL = rgba("#0b3bff");
@@ -301,7 +311,7 @@ function paintCells(list) {
 	let x0 = Infinity, y0 = Infinity, x1 = -1, y1 = -1;
 	for (const i of list) {
 		const [x, y] = cellXY(i);
-		fillPx(x, y, s, s, (marks.dim && !touched(i) ? DIM32 : PAL32)[mt[i]]);
+		fillPx(x, y, s, s, cellColour(i, marks.dim && !touched(i)));
 		if (s >= 5 && mt[i] !== NONE) {
 			if (marks.steal && D.steals[i] > 0)
 				fillPx(x + s - q, y, q, q, C_DARK);
@@ -419,6 +429,25 @@ function updateLegend() {
 		row.style.opacity = count[t] || legendBase[t] ? 1 : 0.45;
 	});
 	$("fv-legend-when").textContent = "at " + secs(curT);
+	$("fv-view-legend").innerHTML = VIEWS.legend((i) => mt[i] !== NONE);
+}
+function setView(name) {
+	const got = VIEWS.select(name);
+	$("fv-color").value = got;
+	VIEWS.seek(curT, touch);
+	repaintAll = true;
+	paint();
+	updateLegend();
+	if (selected >= 0)
+		showDetails(selected, true);
+	return got;
+}
+function renderViewChoice() {
+	$("fv-color").innerHTML = "<option value=\"type\">migratetype</option>" +
+		VIEWS.list.map((v) => "<option value=\"" + esc(v.name) + "\"" +
+			(v.have ? "" : " disabled title=\"the capture has no " +
+				esc(v.source || "steal") + " events\"") + ">" +
+			esc(v.name) + "</option>").join("");
 }
 function updateTime() {
 	$("fv-time").textContent = secs(curT) + "  (+" +
@@ -440,6 +469,7 @@ function tToSlider(t) {
 function setTimeRel(t, fromSlider) {
 	curT = t;
 	seekFlips(upperBound(t));
+	VIEWS.seek(t, touch);
 	paint();
 	if (!fromSlider)
 		slider.value = tToSlider(t);
@@ -488,6 +518,9 @@ function blockInfo(i) {
 	if (checkWant[i] >= 0)
 		rows.push(["replay check", "last snapshot says " + D.names.mt[checkWant[i]] +
 			", replay says " + D.names.mt[checkGot[i]]]);
+	const view = VIEWS.info(i);
+	if (view)
+		rows.push(view);
 	if (D.lorder[i] >= 0 || D.free[i] > 0)
 		rows.push(["free (last snapshot)", fmtN(D.free[i]) +
 			" pages, largest order " + D.lorder[i]]);
@@ -669,6 +702,7 @@ function wire() {
 			k();
 		}
 	});
+	$("fv-color").addEventListener("change", () => setView($("fv-color").value));
 	["fv-mk-steal", "fv-mk-flip", "fv-mk-mig", "fv-mk-fail", "fv-mk-check",
 		"fv-dim"].forEach((id) =>
 		$(id).addEventListener("change", () => {
@@ -719,6 +753,24 @@ window.fragview = {
 	setTime: (ts) => setTimeRel(ts - D.t0),
 	time: () => D.t0 + curT,
 	cellType,
+	/* colour views: the one shown, switching, the reference replay */
+	setView,
+	view: () => $("fv-color").value,
+	viewNames: () => VIEWS.list.filter((v) => v.have).map((v) => v.name),
+	viewGlyphsAt: (name, ts) => {
+		const mts = typesAtRel(ts - D.t0);
+		return VIEWS.glyphsAt(name, ts - D.t0, (i) => mts[i] === NONE);
+	},
+	/* the glyph of cell i as painted (its pixels), " " for a gap */
+	cellGlyph: (i) => {
+		if (mt[i] === NONE)
+			return " ";
+		const [x, y] = cellXY(i);
+		const px = ctx.getImageData(Math.round(x * L.dpr),
+			Math.round((y + Math.floor(L.s / 3)) * L.dpr), 1, 1).data;
+		return VIEWS.active() ? VIEWS.glyphOfPixel(px[0], px[1], px[2])
+			: D.names.mt[cellType(i)] || "";
+	},
 	cellCount: () => L.zones.reduce((s, z) => s + z.nr, 0),
 	cellXY: (i) => cellXY(i),
 	/* layout facts for the self-test: the cell's row label, its column */
@@ -740,6 +792,9 @@ window.fragview = {
 
 summary();
 readMarks();
+renderViewChoice();
+VIEWS.select(D.views ? D.views.initial : "type");
+$("fv-color").value = VIEWS.active() ? VIEWS.active().name : "type";
 renderLegend();
 renderHot();
 wire();
@@ -756,6 +811,8 @@ setTimeRel(D.at !== null ? D.at : D.tEnd);
 	});
 	if (q.t !== undefined && isFinite(Number(q.t)))
 		setTimeRel(Number(q.t) - D.t0);
+	if (q.c !== undefined)
+		setView(q.c);
 	if (q.b !== undefined && Number(q.b) >= 0 && Number(q.b) < N)
 		select(Number(q.b));
 }

@@ -7,6 +7,9 @@
  * a <pre> element with id "selftest" as "PASS name" / "FAIL name: why" /
  * "SKIP name: why" (nothing to check in this capture) / "INFO ..." lines
  * and a final "DONE pass=N fail=N", read with --dump-dom.
+ * "vexp=<view>@<trace ns>:<glyphs>" entries give a colour view
+ * (map --color) of every block at that time as the txt map draws it,
+ * "_" for a block off the map.
  * Everything runs synchronously during page load.
  */
 "use strict";
@@ -39,27 +42,37 @@ window.fragviewSelftest = function () {
 		slider.value = v;
 		slider.dispatchEvent(new Event("input"));
 	};
-	/* the cells as painted, against want[] (types per block) */
-	const cellsMatch = (want) => {
+	/*
+	 * The cells as painted, against want[]: types per block, or with
+	 * read = fv.cellGlyph the glyphs of the colour view shown.
+	 */
+	const cellsMatch = (want, read = fv.cellType) => {
 		let bad = 0, first = -1;
 		for (let i = 0; i < fv.nrBlocks; i++) {
-			if (fv.cellType(i) !== want[i]) {
+			if (read(i) !== want[i]) {
 				if (first < 0)
 					first = i;
 				bad++;
 			}
 		}
-		return bad ? bad + " cells differ, first " + first + ": drawn " +
-			fv.cellType(first) + " want " + want[first] : true;
+		return bad ? bad + " cells differ, first " + first + ": drawn '" +
+			read(first) + "' want '" + want[first] + "'" : true;
 	};
-	const exp = [];
+	const glyphsMatch = (want) => cellsMatch(want, fv.cellGlyph);
+	const exp = [], vexp = [];
 	location.hash.split(";").forEach((kv) => {
 		const m = /^exp=(\d+):(\d*)$/.exec(kv);
 		if (m)
 			exp.push({ ts: Number(m[1]), types: Array.from(m[2], Number) });
+		const v = /^vexp=(\w+)@(\d+):(.*)$/.exec(kv);
+		if (v)
+			vexp.push({ view: v[1], ts: Number(v[2]),
+				glyphs: decodeURIComponent(v[3]).replace(/_/g, " ") });
 	});
-
 	fv.select(-1);
+	/* the type checks first, whatever view the page opened with */
+	const opened = fv.view();
+	fv.setView("type");
 	check("data-blocks", () => {
 		const n = Number(document.body.dataset.blocks);
 		return n === fv.nrBlocks || "data-blocks " + n + " vs " + fv.nrBlocks;
@@ -98,6 +111,51 @@ window.fragviewSelftest = function () {
 			fv.setTime(e.ts);
 			return cellsMatch(e.types);
 		});
+	});
+	/* colour views: the replay and the painted cells against the txt map */
+	vexp.forEach((e) => {
+		const name = e.view + "@" + e.ts;
+		check("viewAt@" + name, () => {
+			const got = fv.viewGlyphsAt(e.view, e.ts);
+			return got === e.glyphs || "got '" + got + "'";
+		});
+		check("viewcells@" + name, () => {
+			if (fv.setView(e.view) !== e.view)
+				return "the page has no view " + e.view;
+			fv.setTime(e.ts);
+			const r = glyphsMatch(e.glyphs);
+			fv.setView("type");
+			return r;
+		});
+	});
+	check("view-opened", () => opened === (/[#;]c=(\w+)/.exec(location.hash) ||
+		[0, JSON.parse(document.getElementById("fv-data").textContent).views.initial])[1] ||
+		"opened with " + opened);
+	check("view-slider", () => {
+		const names = fv.viewNames();
+		if (!names.length)
+			return { skip: "the capture has data for no colour view" };
+		const max = Number(slider.max);
+		for (const name of names) {
+			fv.setView(name);
+			for (const v of [0, max, max >> 1, 1, Math.round(max * 0.77), max]) {
+				moveSlider(v);
+				const r = glyphsMatch(fv.viewGlyphsAt(name, fv.time()));
+				if (r !== true)
+					return name + ", slider " + v + ": " + r;
+			}
+			/* the legend counts every block on the map once */
+			let n = 0, shown = 0;
+			document.querySelectorAll("#fv-view-legend td.n").forEach((td) => {
+				n += Number(td.textContent.replace(/,/g, ""));
+			});
+			for (let i = 0; i < fv.nrBlocks; i++)
+				shown += !fv.isOffline(i);
+			if (n !== shown)
+				return name + ": legend counts " + n + " blocks, " + shown + " shown";
+		}
+		fv.setView("type");
+		return cellsMatch(fv.typesAt(fv.time()));
 	});
 	check("slider-replay", () => {
 		const max = Number(slider.max);

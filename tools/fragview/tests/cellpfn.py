@@ -4,6 +4,7 @@
 
 usage: cellpfn.py txt|svg|html MAP FACTS.json [SNAPSHOT]
        cellpfn.py exp MAP.txt PAGE.html
+       cellpfn.py expglyphs MAP.txt PAGE.html
 
 
 Reads the cells back from the output - txt: row label + column (groups
@@ -16,6 +17,8 @@ Prints one "ok"/"not ok" line.
 "exp" prints the type digits of every block of the HTML page, in the
 page's order, as the txt map shows them (by pfn; a block the txt map
 does not show is offline: "none"), for tests/html/run.sh.
+"expglyphs" prints the characters of a txt map of another colour view
+(map --color) the same way, "_" for a block the map does not show.
 """
 import json
 import re
@@ -26,9 +29,10 @@ LETTER = {"U": "Unmovable", "M": "Movable", "R": "Reclaimable",
           "H": "HighAtomic", "C": "CMA", "I": "Isolate", "?": "unknown"}
 
 
-def txt_cells(text, zoned=False):
-    """pfn -> type, or (node, zone, pfn) -> type: a block that changed
-    zones has a cell in each zone's map (only one drawn at a time)."""
+def txt_glyphs(text, zoned=True):
+    """(node, zone, pfn) -> character of a txt map of any view, or pfn ->
+    character: a block that changed zones has a cell in each zone's map
+    (only one drawn at a time)."""
     cells, zone = {}, None
     for line in text.splitlines():
         z = re.match(r"node (\d+) zone (\w+)  ", line)
@@ -49,8 +53,13 @@ def txt_cells(text, zoned=False):
                 key = zone + (pfn,) if zoned else pfn
                 if key in cells:
                     raise ValueError("pfn 0x%x drawn twice" % pfn)
-                cells[key] = LETTER[ch.upper()]
+                cells[key] = ch
     return cells
+
+
+def txt_cells(text, zoned=False):
+    """pfn -> type, or (node, zone, pfn) -> type (txt_glyphs)."""
+    return {k: LETTER[ch.upper()] for k, ch in txt_glyphs(text, zoned).items()}
 
 
 def svg_cells(text):
@@ -101,6 +110,20 @@ def exp_digits(txt_path, html_path):
     return "".join(out)
 
 
+def exp_glyphs(txt_path, html_path):
+    """The txt map's characters in the page's block order."""
+    cells = txt_glyphs(open(txt_path).read())
+    d = html_data(open(html_path).read())
+    out, pfn, zone_of = [], 0, {}
+    for nid, zone, first, nr in d["zones"]:
+        for i in range(first, first + nr):
+            zone_of[i] = (nid, d["names"]["zone"][zone])
+    for i, delta in enumerate(d["pfn"]):
+        pfn += delta
+        out.append(cells.get(zone_of[i] + (pfn,), "_"))
+    return "".join(out)
+
+
 def html_cells(text):
     d = html_data(text)
     names, cells, pfn = d["names"]["mt"], {}, 0
@@ -115,6 +138,9 @@ def html_cells(text):
 def main():
     if sys.argv[1] == "exp":
         print(exp_digits(sys.argv[2], sys.argv[3]))
+        return 0
+    if sys.argv[1] == "expglyphs":
+        print(exp_glyphs(sys.argv[2], sys.argv[3]))
         return 0
     kind, path, facts_path = sys.argv[1:4]
     facts = json.load(open(facts_path))

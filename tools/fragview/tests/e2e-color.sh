@@ -83,13 +83,17 @@ python3 "$here/viewcheck.py" pollution pol1.txt census.json 1 >/dev/null &&
 
 # ---- every format draws every view
 for c in type free order pollution steals; do
-	for f in txt ansi svg; do
+	for f in txt ansi svg html; do
 		"$fv" map census.dat --color $c --format $f -o m.$f 2>err.txt
 		rc=$?
 		[ $rc = 0 ] && [ ! -s err.txt ] && [ -s m.$f ] ||
 			nok "map --color $c --format $f" "status $rc" "$(cat err.txt)"
 	done
-done && ok "map: every view in txt, ansi and svg"
+done && ok "map: every view in txt, ansi, svg and html"
+"$fv" map census.dat --color order --format html -o order.html
+grep -q '"views":{"initial":"order"' order.html &&
+	ok "html --color order: the page opens in the order view" ||
+	nok "html --color order: initial view"
 "$fv" map census.dat --color order --format svg -o order.svg
 n=$(grep -c 'class="key"' order.svg)
 [ "$n" = 13 ] && grep -q '>largest free order per block</text>' order.svg &&

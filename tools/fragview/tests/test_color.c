@@ -304,6 +304,63 @@ static void test_svg_cells(void)
 	fv_model_free(&m);
 }
 
+/* The count of comma-separated numbers in the array after key in s. */
+static long array_len(const char *s, const char *key)
+{
+	const char *p = strstr(s, key);
+	long n = 0;
+
+	if (!p)
+		return -1;
+	p += strlen(key);
+	if (*p == ']')
+		return 0;
+	for (n = 1; *p && *p != ']'; p++)
+		n += *p == ',';
+	return n;
+}
+
+/*
+ * html: the page opens in the view asked for; each view carries its
+ * buckets and one change per record (free: every snapshot and census
+ * record; steals: one per bucket a block's count enters).
+ */
+static void test_html_views(void)
+{
+	struct fv_model m;
+	const char *free_view, *steals_view;
+	char *t;
+
+	build(&m);
+	t = render(render_map_html, &m, MAP_COLOR_POLLUTION, UINT64_MAX);
+	CHECK(strstr(t, "\"views\":{\"initial\":\"pollution\""));
+	free_view = strstr(t, "{\"name\":\"free\"");
+	steals_view = strstr(t, "{\"name\":\"steals\"");
+	CHECK(free_view && steals_view);
+	if (free_view && steals_view) {
+		/* 10 + 5 pageblock_state records, 10 census records */
+		CHECK_EQ(array_len(free_view, "\"b\":["), 25);
+		CHECK(strstr(free_view, "\"have\":true,\"init\":0,"));
+		CHECK(strstr(free_view, "[\"8\",\"#2166ac\",\"all 512 free\"]"));
+		/* blocks 1, 2, 3: 1, 2 and 3 buckets entered */
+		CHECK_EQ(array_len(steals_view, "\"b\":["), 6);
+		CHECK(strstr(steals_view, "\"b\":[1,2,3,2,3,3]"));
+		CHECK(strstr(steals_view, "\"v\":[1,1,1,10,10,100]"));
+	}
+	free(t);
+	fv_model_free(&m);
+	/* no census: the pollution view is there, but not offered */
+	fv_model_init(&m);
+	feed(&m, ev_state(1, 1, 0, NORMAL, BASE, M));
+	fv_model_finish(&m);
+	t = render(render_map_html, &m, MAP_COLOR_TYPE, UINT64_MAX);
+	CHECK(strstr(t, "\"views\":{\"initial\":\"type\""));
+	CHECK(strstr(t, "{\"name\":\"pollution\",") &&
+	      strstr(strstr(t, "{\"name\":\"pollution\","), "\"have\":false"));
+	free(t);
+	fv_model_free(&m);
+}
+
 int main(void)
 {
 	unsetenv("COLORTERM");
@@ -312,6 +369,7 @@ int main(void)
 	RUN(test_txt_views_at_times);
 	RUN(test_ansi_colours);
 	RUN(test_svg_cells);
+	RUN(test_html_views);
 	printf("%d passed, %d failed\n", t_pass, t_fail);
 	return TEST_EXIT();
 }

@@ -21,25 +21,18 @@ foreign pages per block type.
 Prints one "ok"/"not ok" line; the status says it too.
 """
 import json
-import re
+import os
 import sys
 
-PPB = 512
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cellpfn  # noqa: E402
+
+PPB = cellpfn.PPB
 
 
 def txt_glyphs(text):
-    """pfn -> glyph of a txt map (row label + column, groups of 8)."""
-    cells = {}
-    for line in text.splitlines():
-        m = re.match(r"  0x([0-9a-f]+) (.*)$", line)
-        if not m:
-            continue
-        label, row = int(m.group(1), 16), m.group(2)
-        for j, ch in enumerate(row):
-            if j % 9 == 8 or ch == " ":
-                continue
-            cells[label + (j // 9 * 8 + j % 9) * PPB] = ch
-    return cells
+    """pfn -> glyph of a txt map (cellpfn.py reads the rows)."""
+    return cellpfn.txt_glyphs(text, zoned=False)
 
 
 def pollution_glyph(mt, foreign):

@@ -7,7 +7,8 @@
 # the page, computes the expected type of every block at a few times from the
 # txt map at those times, adds the checks of html/selftest.js to the page
 # (fragview leaves test code out of what it writes), opens it with
-# "#selftest;exp=TS:TYPES;..." and reads the PASS/FAIL lines the page writes
+# "#selftest;exp=TS:TYPES;..." (and "vexp=VIEW@TS:GLYPHS" for each colour
+# view, from the txt map --color VIEW) and reads the PASS/FAIL lines the page writes
 # into <pre id="selftest"> (--dump-dom).  Also checks the browser log for uncaught errors, takes
 # screenshots into out/html/ and measures a 1 M event capture.
 #
@@ -218,6 +219,17 @@ capture_test() {
 		types=$(python3 "$fv/tests/cellpfn.py" exp "$out/$name-$num.txt" \
 			"$out/$name.html")
 		echo "exp=$ts:$types" >>"$out/$name.exp"
+		# each colour view the capture has data for, the same way
+		for view in free order pollution steals; do
+			"$fv/fragview" map "$cap" --format txt --color $view \
+				--at "$secs" -o "$out/$name-$num-$view.txt" \
+				2>/dev/null || continue
+			glyphs=$(python3 "$fv/tests/cellpfn.py" expglyphs \
+				"$out/$name-$num-$view.txt" "$out/$name.html" |
+				python3 -c 'import sys, urllib.parse
+print(urllib.parse.quote(sys.stdin.read().strip(), safe=""))')
+			echo "vexp=$view@$ts:$glyphs" >>"$out/$name.exp"
+		done
 	done
 	selftest "$name" "$out/$name.html" "$out/$name.exp"
 }
@@ -270,6 +282,12 @@ print(json.load(open(sys.argv[1]))['offline_at'])" "$out/v2.json")"
 			ok "v2: no warning banner on a complete capture"
 		fi
 		capture_test v2dropped "$out/v2dropped.dat" 2>/dev/null
+		if grep -q '^PASS viewcells@free@' "$out/v2.selftest" &&
+		   ! grep -q '^PASS viewcells@pollution@' "$out/v2.selftest"; then
+			ok "v2: free view checked, no pollution view without a census"
+		else
+			not_ok "v2: colour views checked wrongly (see $out/v2.selftest)"
+		fi
 		if grep -q 'id="fv-warn">WARNING: events are missing, the replay cannot be exact: 2 ring-buffer overruns' \
 			"$out/v2dropped.dom" &&
 		   grep -q 'lost events: CPU 1: the ring buffer dropped 5 events' \
@@ -281,6 +299,59 @@ print(json.load(open(sys.argv[1]))['offline_at'])" "$out/v2.json")"
 	else
 		not_ok "v2: tests/mkcapture.py failed (see $out/mkcapture.log)"
 	fi
+fi
+
+# --- colour views on a capture with censuses (tests/mkcapture.py census) ---
+if python3 "$fv/tests/mkcapture.py" census "$out/census.dat" \
+	>>"$out/mkcapture.log" 2>&1; then
+	capture_test census "$out/census.dat"
+	for view in free order pollution steals; do
+		if [ "$(grep -c "^PASS viewcells@$view@" "$out/census.selftest")" = 3 ]; then
+			ok "census: $view view painted as the txt map at 3 times"
+		else
+			not_ok "census: $view view not checked at 3 times"
+		fi
+	done
+	# the page opens in the view --color asks for
+	"$fv/fragview" map "$out/census.dat" --format html --color pollution \
+		-o "$out/census-pol.html"
+	add_selftest "$out/census-pol.html"
+	selftest_quiet=1 selftest census-pol "$out/census-pol.html" "$out/census.exp"
+	if grep -q '^PASS view-opened' "$out/census-pol.selftest" &&
+	   grep -q '"views":{"initial":"pollution"' "$out/census-pol.html" &&
+	   ! grep -q '^FAIL' "$out/census-pol.selftest"; then
+		ok "census: --color pollution opens the page in that view"
+	else
+		not_ok "census: page of --color pollution (see $out/census-pol.selftest)"
+	fi
+	screenshot census-pollution "file://$out/census.html#c=pollution"
+	# negative: every bucket of every view the same colour must fail
+	python3 - "$out/census.html" "$out/samecolour.html" <<'PY'
+import re, sys
+page = open(sys.argv[1]).read()
+head, views = page.split('"views":', 1)
+views = re.sub(r'\[("[^"]*"),"#[0-9a-f]{6}",', r'[\1,"#777777",', views)
+open(sys.argv[2], "w").write(head + '"views":' + views)
+PY
+	selftest_quiet=1 selftest samecolour "$out/samecolour.html" "$out/census.exp"
+	if [ "$(grep -c '^FAIL viewcells@' "$out/samecolour.selftest")" -ge 4 ] &&
+	   ! grep -q '^FAIL viewAt@' "$out/samecolour.selftest" &&
+	   ! grep -q '^FAIL cells@' "$out/samecolour.selftest"; then
+		ok "samecolour: a page painting every bucket alike fails (and only there)"
+	else
+		not_ok "samecolour: the self-test missed one-colour views (see $out/samecolour.selftest)"
+	fi
+	# negative: a wrong glyph in the expectations must fail the replay
+	sed '/^vexp=pollution@/{s/:\(.\)/:%7E/;}' "$out/census.exp" >"$out/wrongview.exp"
+	selftest_quiet=1 selftest wrongview "$out/census.html" "$out/wrongview.exp"
+	if [ "$(grep -c '^FAIL viewAt@pollution' "$out/wrongview.selftest")" = 3 ] &&
+	   [ "$(grep -c '^FAIL view' "$out/wrongview.selftest")" = 6 ]; then
+		ok "wrongview: a wrong expected glyph fails viewAt and viewcells"
+	else
+		not_ok "wrongview: wrong expected glyphs not caught exactly (see $out/wrongview.selftest)"
+	fi
+else
+	not_ok "census: tests/mkcapture.py census failed (see $out/mkcapture.log)"
 fi
 
 # --- 1 M events: size and speed (figures reported, not judged) ---
