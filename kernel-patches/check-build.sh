@@ -10,10 +10,11 @@
 # compiled with -Werror (guest config: tinyconfig + qemu/kernel.config).
 # Variants: with the whole series, all of mm/ is compiled with -Werror with
 # one option turned off at a time: CMA, MEMORY_HOTPLUG, DEBUG_FS,
-# FTRACE+TRACING (no tracepoints at all), NUMA, COMPACTION+THP.
+# FTRACE+TRACING (no tracepoints at all), NUMA, COMPACTION+THP, SLUB (SLOB
+# instead: no per-page slab cache for the census to look at).
 # Works in a scratch copy of $FRAGVIEW_CACHE/linux-source-6.1 (hard links,
 # broken by patch), ccache in $FRAGVIEW_CACHE/ccache.  Not part of make
-# check: a cold run compiles mm/ seven times (about 30 min on 2 cores).
+# check: a cold run compiles mm/ eight times (about 35 min on 2 cores).
 # Prints "ok ..." / "FAIL ..." per build; exit 1 if any failed.
 set -uo pipefail
 
@@ -89,7 +90,8 @@ if [ $want_variants = 1 ]; then
 	while [ $applied -lt ${#patches[@]} ]; do apply_next || exit 1; done
 	for v in "CMA:-d CMA" "MEMORY_HOTPLUG:-d MEMORY_HOTPLUG" \
 		 "DEBUG_FS:-d DEBUG_FS" "FTRACE:-d FTRACE -d TRACING" \
-		 "NUMA:-d NUMA" "COMPACTION:-d COMPACTION -d TRANSPARENT_HUGEPAGE"; do
+		 "NUMA:-d NUMA" "COMPACTION:-d COMPACTION -d TRANSPARENT_HUGEPAGE" \
+		 "SLUB:-d SLUB -e SLOB"; do
 		name=${v%%:*}
 		# shellcheck disable=SC2086 # the edits are words
 		configure "$work/v-$name" ${v#*:} || { echo "FAIL $name off: config"; failed=1; continue; }
