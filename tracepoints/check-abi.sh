@@ -30,7 +30,8 @@ pageblock_flip: unsigned long pfn, unsigned long caller, unsigned long gen, int 
 pcp_drain: int cpu, int nid, unsigned int nr_unmovable, unsigned int nr_movable, unsigned int nr_reclaimable, unsigned int nr_high_order, unsigned int total, u8 zone, u8 reason
 migrate_folio: unsigned long src_pfn, unsigned long dst_pfn, int result, u8 order, u8 mode, u8 reason, u8 pass, u8 src_mt, u8 dst_mt
 pageblock_state: unsigned long pfn, unsigned long gen, unsigned int seq, unsigned int free_pages, int nid, u8 zone, u8 mt, s8 largest_order
-pageblock_snapshot: unsigned long start_pfn, unsigned long end_pfn, unsigned long gen, unsigned int seq, unsigned int nr_blocks, int nid, u8 zone, u8 phase'
+pageblock_snapshot: unsigned long start_pfn, unsigned long end_pfn, unsigned long gen, unsigned int seq, unsigned int nr_blocks, int nid, u8 zone, u8 phase
+pageblock_census: unsigned long pfn, unsigned int seq, int nid, unsigned int free, unsigned int free_chunks, unsigned int lru, unsigned int movable_ops, unsigned int slab_reclaimable, unsigned int slab_unmovable, unsigned int pgtable, unsigned int kernel, unsigned int free_pcp, unsigned int reserved, unsigned int offline, u8 zone, u8 mt'
 
 # Fields printed through a __print_symbolic() table.
 symbolic='pageblock_steal: zone alloc_mt block_mt
@@ -38,7 +39,8 @@ pageblock_flip: zone old_mt new_mt reason
 pcp_drain: zone reason
 migrate_folio: result mode reason src_mt dst_mt
 pageblock_state: zone mt
-pageblock_snapshot: zone phase'
+pageblock_snapshot: zone phase
+pageblock_census: zone mt'
 
 format_of() {
 	for f in "$dir/$1/format" "$dir/$1.format" "$dir/$1"; do

@@ -3,7 +3,8 @@
 # description: check-abi.sh accepts the event formats of a real series v2
 # capture and rejects each doctored copy: a field missing (the v1 layout),
 # a hole in the layout, a symbolic field printed as a number, an event
-# missing, and the formats of a series v1 capture.
+# missing, the formats of a capture before patch 9 (no census), and those
+# of a series v1 capture.
 # usage: tracepoints/test-check-abi.sh   (TAP, "N passed, N failed")
 set -uo pipefail
 
@@ -19,7 +20,7 @@ result() {	# result STATUS NAME
 
 # formats DAT DIR: one file per mobility event, as the guest's format files
 # (trace-cmd dump names events, not their systems: pick ours by name)
-ours='^(pageblock_steal|pageblock_flip|pcp_drain|migrate_folio|pageblock_state|pageblock_snapshot)$'
+ours='^(pageblock_steal|pageblock_flip|pcp_drain|migrate_folio|pageblock_state|pageblock_snapshot|pageblock_census)$'
 formats() {
 	mkdir -p "$2"
 	trace-cmd dump --events -i "$1" 2>/dev/null | awk -v dir="$2" -v ours="$ours" '
@@ -29,9 +30,9 @@ formats() {
 }
 
 good=$tmp/good
-formats "$top/tests/fixtures/v2-offline.dat" "$good"
+formats "$top/tests/fixtures/v2-census.dat" "$good"
 nev=$(ls "$good" | wc -l)
-result $(( nev >= 6 ? 0 : 1 )) "the v2 fixture has the mobility formats ($nev events)"
+result $(( nev >= 7 ? 0 : 1 )) "the v2 fixture has the mobility formats ($nev events)"
 out=$("$abi" "$good" 2>&1)
 result $? "check-abi.sh accepts the real v2 formats: $out"
 
@@ -65,6 +66,24 @@ doctor "a snapshot phase printed as a number" \
 	's/__print_symbolic\(REC->phase, \{ 0, "begin" \}, \{ 1, "end" \}\)/REC->phase/' pageblock_snapshot
 doctor "no pageblock_snapshot event" "pageblock_snapshot: no format file" \
 	"" pageblock_snapshot
+doctor "a census without free_chunks" "pageblock_census: fields differ" \
+	'$_ = "" if /field:unsigned int free_chunks;/' pageblock_census
+doctor "a census migratetype printed as a number" \
+	"pageblock_census: field mt is not printed with __print_symbolic" \
+	's/__print_symbolic\(REC->mt, /__print_flags(REC->mt, "|", /' pageblock_census
+
+# the formats of series v2 before patch 9: every event but the census
+pre9=$tmp/pre9
+formats "$top/tests/fixtures/v2-offline.dat" "$pre9"
+out=$("$abi" "$pre9" 2>&1)
+rc=$?
+if [ $rc -eq 1 ] && [ "$(grep -c '^check-abi: [a-z_]*:' <<<"$out")" -eq 1 ] &&
+   grep -q "pageblock_census: no format file" <<<"$out"; then
+	result 0 "check-abi.sh rejects series v2 before patch 9 for the census alone"
+else
+	result 1 "check-abi.sh rejects series v2 before patch 9 for the census alone (exit $rc)"
+	sed 's/^/#   /' <<<"$out"
+fi
 
 v1=$tmp/v1
 formats "$top/tests/fixtures/fragment.dat" "$v1"
