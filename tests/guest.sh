@@ -131,6 +131,7 @@ for s in 10-fragment 30-compact; do
 	host_check steal_flip.py "$g/$s"
 	host_check drain.py "$g/$s"
 done
+host_check census.py "$g/11-census"
 host_check movepages.py "$g/20-migrate"
 host_check movepages.py "$g/21-hugemigrate" --order 9
 host_check drain.py "$g/50-drain" --reasons cpu_dead,all
@@ -140,10 +141,10 @@ host_check offline.py "$g/40-offline"
 host_check replay.py "$g/40-offline" --reasons isolate,unisolate,offline,online --min-flips 128
 host_check replay.py "$g/41-hotplug-zones" --reasons offline,online,unisolate
 host_check zone_layout.py "$g/41-hotplug-zones/start.pageblocks" "$g/41-hotplug-zones/end.pageblocks"
-host_check events.py "$g/10-fragment" "$g/20-migrate" "$g/21-hugemigrate" "$g/30-compact" \
+host_check events.py "$g/10-fragment" "$g/11-census" "$g/20-migrate" "$g/21-hugemigrate" "$g/30-compact" \
 	"$g/40-offline" "$g/41-hotplug-zones" "$g/50-drain" \
 	--drain-reasons free_high,vmstat,local,all,cpu_dead --flip-reasons steal,isolate,unisolate,online,offline
-for s in 10-fragment 20-migrate 21-hugemigrate 30-compact 40-offline 41-hotplug-zones 50-drain; do
+for s in 10-fragment 11-census 20-migrate 21-hugemigrate 30-compact 40-offline 41-hotplug-zones 50-drain; do
 	"$fragview" check "$g/$s/trace.dat" > "$g/$s/fragview-check.txt" 2>&1
 	result $? "fragview check $s: $(head -n 1 "$g/$s/fragview-check.txt")"
 done

@@ -79,6 +79,9 @@ fv_state() {
 	if [ -r "$MOBILITY_DEBUGFS/pageblocks" ]; then
 		cat "$MOBILITY_DEBUGFS/pageblocks" > "$OUT/$1.pageblocks"
 	fi
+	if [ -r "$MOBILITY_DEBUGFS/census" ]; then
+		cat "$MOBILITY_DEBUGFS/census" > "$OUT/$1.census"
+	fi
 }
 
 # Ask the patched kernel to emit the whole pageblock map into the trace.
@@ -89,8 +92,18 @@ fv_snapshot() {
 	fi
 }
 
+# Ask the patched kernel (patch 9) to emit what every block holds into the
+# trace: the data of fragview's pollution view and figures.
+fv_census() {
+	if [ -w "$MOBILITY_DEBUGFS/census" ]; then
+		echo 1 > "$MOBILITY_DEBUGFS/census" ||
+			echo "fragview: census write failed" >&2
+	fi
+}
+
 # fv_record_start [extra trace-cmd options]: start trace-cmd in the
-# background, wait until the events are live, snapshot the map.
+# background, wait until the events are live, take a census and snapshot
+# the map.
 fv_record_start() {
 	fv_state start
 	events=$(fv_events)
@@ -116,6 +129,9 @@ fv_record_start() {
 		fi
 		sleep 0.1
 	done
+	# the census first: the snapshot is what the replay needs, so it is
+	# the last thing written (a small ring buffer keeps the latest)
+	fv_census
 	fv_snapshot
 	echo "fragview: recording:" $events
 }
@@ -124,6 +140,7 @@ fv_record_stop() {
 	[ -n "$FV_RECORDER" ] || return 1
 	# the end dump is read while still recording, so every flip before it
 	# is in the capture: baseline + flips must give exactly this map
+	fv_census
 	fv_state end
 	fv_snapshot
 	kill -INT "$FV_RECORDER"

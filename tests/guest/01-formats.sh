@@ -4,7 +4,7 @@
 ev=/sys/kernel/tracing/events/mobility
 rc=0
 for e in pageblock_steal pageblock_flip pcp_drain migrate_folio pageblock_state \
-	 pageblock_snapshot; do
+	 pageblock_snapshot pageblock_census; do
 	if [ -r "$ev/$e/format" ]; then
 		cp "$ev/$e/format" "$OUT/$e.format"
 	else

@@ -26,10 +26,14 @@ SYMBOLIC = {
     'migrate_folio': {'src_mt': MT, 'dst_mt': MT | {'none'}},
     'pageblock_state': {'zone': ZONE, 'mt': MT},
     'pageblock_snapshot': {'zone': ZONE, 'phase': {'begin', 'end'}},      # v2 only
+    'pageblock_census': {'zone': ZONE, 'mt': MT},                          # patch 9
 }
-V2_ONLY = {'pageblock_snapshot'}
+V2_ONLY = {'pageblock_snapshot', 'pageblock_census'}
 PFNS = {'pageblock_steal': ('pfn', 'block_pfn'), 'pageblock_flip': ('pfn',),
-        'migrate_folio': ('src_pfn',), 'pageblock_state': ('pfn',)}
+        'migrate_folio': ('src_pfn',), 'pageblock_state': ('pfn',),
+        'pageblock_census': ('pfn',)}
+CENSUS = ('free', 'lru', 'movable_ops', 'slab_reclaimable', 'slab_unmovable',
+          'pgtable', 'kernel', 'free_pcp', 'reserved', 'offline')
 
 
 
@@ -50,6 +54,14 @@ def inconsistent(e):
         # dst_pfn 0: no destination (a folio freed under migration succeeds so)
         if (e.num('dst_pfn') == 0) != (e.f['dst_mt'] == 'none'):
             return 'dst_mt %s with dst_pfn %s' % (e.f['dst_mt'], e.f['dst_pfn'])
+    elif e.name == 'pageblock_census':
+        # every page of the block inside its zone is counted once
+        pages = sum(e.num(f) for f in CENSUS)
+        free, chunks = e.num('free'), e.num('free_chunks')
+        if not 0 < pages <= 512:
+            return 'counts add up to %d pages' % pages
+        if chunks > free or (chunks == 0 and free not in (0, pages)):
+            return '%d free pages in %d free chunks' % (free, chunks)
     elif e.name == 'pcp_drain':
         if e.num('total') == 0:
             return 'an empty batch (the event fires only when pages were freed)'

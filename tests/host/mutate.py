@@ -231,12 +231,50 @@ def isolate_free_from_movable(L, side):
     return L
 
 
+def _census_move(side, key, to):
+    """One page of a block counted as `to` instead of `key`, in both census
+    reads of a censuswalk output (side[0]): the block still looks at rest."""
+    cols = ('free', 'free_chunks', 'lru', 'movable_ops', 'slab_reclaimable',
+            'slab_unmovable', 'pgtable', 'kernel', 'free_pcp', 'reserved', 'offline')
+    W = list(side[0])
+    i, j = cols.index(key) + 2, cols.index(to) + 2
+    victim = None
+    for n, line in enumerate(W):
+        w = line.split()
+        if len(w) == 13 and w[0].startswith('0x') and int(w[i]) > 0:
+            if victim is None:
+                victim = w[0]
+            if w[0] == victim:
+                w[i], w[j] = str(int(w[i]) - 1), str(int(w[j]) + 1)
+                W[n] = ' '.join(w)
+    side[0] = W
+
+
+def census_lru_as_kernel(L, side):
+    """An LRU page of a block counted as a kernel page."""
+    _census_move(side, 'lru', 'kernel')
+    return L
+
+
+def census_free_as_pcp(L, side):
+    """A free buddy page counted as a per-cpu one (free chunks as before)."""
+    _census_move(side, 'free', 'free_pcp')
+    return L
+
+
+def census_slab_as_pgtable(L, side):
+    """A slab page counted as a page table."""
+    _census_move(side, 'slab_unmovable', 'pgtable')
+    return L
+
+
 DEFECTS = {f.__name__.replace('_', '-'): f for f in (
     high_order_as_movable, flip_in_wrong_zone, order_0_hugetlb, wrong_dst_mt,
     drop_one_flip, no_flips, truncated_snapshot, block_mt_is_alloc_mt, drop_drains_but_first,
     drain_wrong_node, drain_wrong_cpu, dup_success, missing_failure, isolate_outside,
     no_unisolate, one_block_movable, drop_reserves, drop_unreserves, reserve_over_limit,
-    isolate_free_from_movable)}
+    isolate_free_from_movable, census_lru_as_kernel, census_free_as_pcp,
+    census_slab_as_pgtable)}
 
 if __name__ == '__main__':
     if len(sys.argv) not in (4, 6) or sys.argv[1] not in DEFECTS:

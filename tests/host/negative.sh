@@ -133,6 +133,14 @@ if [ -e "$F/reporting.report.gz" ]; then
 		--reason isolate_free --from Unmovable,Reclaimable --to Movable --caller __isolate_free_page
 fi
 
+# the census against /proc/kpageflags (qemu/guest/scenarios/census.sh)
+case_ census-lru-as-kernel census.py census.report.gz census.walk.txt \
+	'census lru = kpageflags' -- --walk @SIDE@
+case_ census-free-as-pcp census.py census.report.gz census.walk.txt \
+	'census free = kpageflags' -- --walk @SIDE@
+case_ census-slab-as-pgtable census.py census.report.gz census.walk.txt \
+	'census slab = kpageflags' -- --walk @SIDE@
+
 echo "# defect -> caught (mutation of a real report; oracle; fixture; the failing check)"
 for row in "${table[@]}"; do
 	IFS='|' read -r d o fx c why <<<"$row"

@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+# description: the census (debugfs mobility/census, pageblock_census events)
+# agrees with the kernel's own page flags. censuswalk (qemu/guest/progs/)
+# read the census, classified the pages of every listed block from
+# /proc/kpageflags and read the census again; for every block whose two
+# census lines agree (it was at rest while walked) each count must equal
+# the walk's: free = KPF_BUDDY, lru = KPF_LRU (of the compound head),
+# slab_reclaimable + slab_unmovable = KPF_SLAB, pgtable, reserved, offline,
+# and movable_ops + kernel + free_pcp = the rest. Per zone at rest, the
+# free pages and free chunks add up to /proc/buddyinfo. The capture's
+# pageblock_census events list the census's blocks, counts adding up.
+# usage: census.py DIR | --report FILE --walk WALK.txt [--min-stable PCT]
+from report import Tap, events, oracle_args
+
+COUNTS = ('free', 'free_chunks', 'lru', 'movable_ops', 'slab_reclaimable',
+          'slab_unmovable', 'pgtable', 'kernel', 'free_pcp', 'reserved', 'offline')
+KPF = ('pages', 'free', 'lru', 'slab', 'pgtable', 'reserved', 'offline', 'other', 'nopage')
+
+
+def extra(p):
+    # the tests boot has kworkers and the vmstat worker moving a few
+    # pages (94-97 % of blocks stable in practice); the blocks that moved
+    # are left out, the rest must match exactly
+    p.add_argument('--min-stable', type=float, default=80.0,
+                   help='at least this %% of blocks at rest during the walk (default 80)')
+
+
+def parse_walk(path):
+    """{section: ...}: census1/census2 {pfn: (zone, type, counts)} with zone
+    headers {zone: (start, end)}, buddyinfo1/2 {zone: [n per order]},
+    kpf {pfn: {name: n}}."""
+    out = {'census1': {}, 'census2': {}, 'buddyinfo1': {}, 'buddyinfo2': {},
+           'kpf': {}, 'zones1': {}, 'zones2': {}}
+    section = zone = None
+    with open(path) as f:
+        for line in f:
+            w = line.split()
+            if not w:
+                continue
+            if w[0] in ('census1', 'census2', 'buddyinfo1', 'buddyinfo2'):
+                section = w[0]
+            elif w[0] == 'kpf':
+                out['kpf'][int(w[1], 16)] = dict(zip(KPF, map(int, w[2:])))
+            elif section.startswith('census') and w[0] == 'node':
+                zone = 'node%s/%s' % (w[1], w[3])
+                out['zones' + section[-1]][zone] = (int(w[5], 16), int(w[7], 16))
+            elif section.startswith('census') and w[0].startswith('0x'):
+                out[section][int(w[0], 16)] = (zone, w[1],
+                                               dict(zip(COUNTS, map(int, w[2:]))))
+            elif section.startswith('buddyinfo') and w[0] == 'Node':
+                out[section]['node%s/%s' % (w[1].rstrip(','), w[3])] = list(map(int, w[4:]))
+    return out
+
+
+a = oracle_args('the census agrees with /proc/kpageflags',
+                files=[('walk', 'walk.txt', 'censuswalk output')], extra=extra)
+t = Tap('census %s' % a.name)
+if not a.walk:
+    t.check(False, 'censuswalk output present')
+    t.done()
+w = parse_walk(a.walk)
+c1, c2, kpf = w['census1'], w['census2'], w['kpf']
+t.check(c1 and set(c1) == set(kpf) == set(c2),
+        'the walk covers every census block (%d census, %d walked)' % (len(c1), len(kpf)))
+
+stable = [pfn for pfn in sorted(c1) if c1[pfn] == c2.get(pfn) and pfn in kpf]
+pct = 100.0 * len(stable) / max(len(c1), 1)
+t.check(pct >= a.min_stable, 'at rest: %d of %d blocks (%.1f %%) unchanged across the '
+        'walk, at least %.0f %%' % (len(stable), len(c1), pct, a.min_stable))
+
+rules = (
+    ('free', lambda c: c['free'], lambda k: k['free']),
+    ('lru', lambda c: c['lru'], lambda k: k['lru']),
+    ('slab', lambda c: c['slab_reclaimable'] + c['slab_unmovable'], lambda k: k['slab']),
+    ('pgtable', lambda c: c['pgtable'], lambda k: k['pgtable']),
+    ('reserved', lambda c: c['reserved'], lambda k: k['reserved']),
+    ('offline', lambda c: c['offline'], lambda k: k['offline']),
+    ('rest', lambda c: c['movable_ops'] + c['kernel'] + c['free_pcp'], lambda k: k['other']),
+    ('pages', lambda c: sum(v for n, v in c.items() if n != 'free_chunks'),
+     lambda k: k['pages'] - k['nopage']),
+)
+totals = {name: 0 for name, _, _ in rules}
+for name, of_census, of_kpf in rules:
+    bad = []
+    for pfn in stable:
+        got, want = of_census(c1[pfn][2]), of_kpf(kpf[pfn])
+        totals[name] += got
+        if got != want:
+            bad.append('block %#x (%s %s): census %s=%d, kpageflags %d'
+                       % (pfn, c1[pfn][0], c1[pfn][1], name, got, want))
+    t.check(not bad, 'per block at rest, census %s = kpageflags (%d pages in all)'
+            % (name, totals[name]), bad)
+t.check(totals['lru'] > 0 and totals['slab'] > 0 and totals['free'] > 0,
+        'the blocks hold LRU, slab and free pages (lru %d, slab %d, free %d)'
+        % (totals['lru'], totals['slab'], totals['free']))
+t.check(all(kpf[pfn]['nopage'] == 0 for pfn in kpf), 'every census block is backed by pages')
+
+# zones at rest: every block stable and /proc/buddyinfo unchanged
+zones_checked, bad = 0, []
+for zone in w['zones1']:
+    blocks = [pfn for pfn in c1 if c1[pfn][0] == zone]
+    b1, b2 = w['buddyinfo1'].get(zone), w['buddyinfo2'].get(zone)
+    if not blocks or b1 is None or b1 != b2 or any(c1[p] != c2.get(p) for p in blocks):
+        continue
+    zones_checked += 1
+    free = sum(c1[p][2]['free'] for p in blocks)
+    chunks = sum(c1[p][2]['free_chunks'] for p in blocks)
+    want_free = sum(n << o for o, n in enumerate(b1))
+    if (free, chunks) != (want_free, sum(b1)):
+        bad.append('%s: census %d free pages in %d chunks, buddyinfo %d in %d'
+                   % (zone, free, chunks, want_free, sum(b1)))
+t.check(zones_checked > 0 and not bad, 'per zone at rest, free pages and chunks = '
+        '/proc/buddyinfo (%d of %d zones at rest)' % (zones_checked, len(w['zones1'])), bad)
+
+# the capture: each census lists the blocks of the text census
+seqs, bad = {}, []
+for e in events(a.capture, {'pageblock_census'}):
+    seqs.setdefault(e.num('seq'), set()).add(e.num('pfn'))
+    pages = sum(e.num(n) for n in COUNTS if n != 'free_chunks')
+    walked = kpf.get(e.num('pfn'), {'pages': 0, 'nopage': 0})
+    if pages != walked['pages'] - walked['nopage']:
+        bad.append('%s: counts add up to %d, the block has %d pages in its zone'
+                   % (e, pages, walked['pages'] - walked['nopage']))
+t.check(seqs and all(s == set(c1) for s in seqs.values()),
+        'every pageblock_census of the capture lists the census blocks (%d censuses)'
+        % len(seqs))
+t.check(not bad, 'every pageblock_census counts the pages of its block in its zone', bad)
+t.done()
