@@ -234,7 +234,7 @@ done
 # Together the real captures must show every event decoded at least once.
 if [ -d "$work/real" ]; then
 	for ev in pageblock_steal pageblock_flip pcp_drain migrate_folio \
-		  pageblock_state pageblock_snapshot; do
+		  pageblock_state pageblock_snapshot pageblock_census; do
 		n=$(cat "$work"/real/*.txt 2>/dev/null |
 			sed -n "s|^ok - mobility/$ev: \([0-9]*\) shown.*|\1|p" |
 			awk '{ s += $1 } END { print s + 0 }')
@@ -248,7 +248,8 @@ if [ -d "$work/real" ]; then
 		    "pcp_drain: .* zone=(DMA|DMA32|Normal|Movable) " \
 		    "pageblock_flip: .* reason=offline " \
 		    "pageblock_flip: .* old_mt=none new_mt=Isolate reason=online " \
-		    "pageblock_snapshot: .* phase=(begin|end) "; do
+		    "pageblock_snapshot: .* phase=(begin|end) " \
+		    "pageblock_census: .* zone=(DMA|DMA32|Normal|Movable) mt=$mts free="; do
 		check "real captures: KernelShark shows ${want#*.\* }" \
 			grep -Eq "^info $want" "$work"/real/*.txt
 	done
