@@ -9,14 +9,28 @@
  * page with __GFP_RETRY_MAYFAIL, compacting as needed, so the result shows
  * how fragmented physical memory is.  The pool is emptied again on exit
  * unless -k is given.
+ *
+ * With -a the N pages are N separate attempts instead, each growing the
+ * pool by one page, -w milliseconds apart, like the 2005 test's module
+ * ("it only attempts 160 times, no matter how often it succeeds"); one
+ * write of N stops at the first failure.  The pages obtained are kept
+ * until the last attempt, and per node.  With -r an attempt is only made
+ * while MemFree stays -r MiB above the 2 MiB it would take, so that the
+ * pages held do not starve a load running beside them into the OOM
+ * killer; the attempts not made are "refused":
+ *
+ *   requested 256 obtained 97 refused 0 reserve_kib 0 seconds 4.2 node0 51 node1 46
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define NR_HUGEPAGES "/proc/sys/vm/nr_hugepages"
+#define NODE_HUGEPAGES \
+	"/sys/devices/system/node/node%d/hugepages/hugepages-2048kB/nr_hugepages"
 
 static int write_pool(unsigned long n)
 {
@@ -28,6 +42,16 @@ static int write_pool(unsigned long n)
 		return -1;
 	}
 	return 0;
+}
+
+static void write_pool_quiet(unsigned long n)
+{
+	FILE *f = fopen(NR_HUGEPAGES, "w");
+
+	if (f) {
+		fprintf(f, "%lu\n", n);
+		fclose(f);
+	}
 }
 
 static long read_pool(void)
@@ -42,15 +66,106 @@ static long read_pool(void)
 	return n;
 }
 
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* " nodeN COUNT" for every node that has a hugepages directory */
+static void print_nodes(void)
+{
+	char path[128];
+	int nid;
+	long n;
+
+	for (nid = 0; ; nid++) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), NODE_HUGEPAGES, nid);
+		f = fopen(path, "r");
+		if (!f)
+			break;
+		if (fscanf(f, "%ld", &n) == 1)
+			printf(" node%d %ld", nid, n);
+		fclose(f);
+	}
+}
+
+static unsigned long mem_free_kib(void)
+{
+	char line[128];
+	unsigned long kib = 0;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemFree: %lu", &kib) == 1)
+			break;
+	fclose(f);
+	return kib;
+}
+
+/* @n attempts of one page each, @wait_ms apart, keeping @reserve_kib
+ * free; -1 on error */
+static long attempts(unsigned long n, unsigned long wait_ms,
+		     unsigned long reserve_kib)
+{
+	struct timespec gap = { wait_ms / 1000, wait_ms % 1000 * 1000000 };
+	long got = 0;
+	unsigned long i, refused = 0;
+	double t0 = now();
+
+	if (write_pool(0))
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (i && wait_ms)
+			nanosleep(&gap, NULL);
+		if (reserve_kib && mem_free_kib() < reserve_kib + 2048) {
+			refused++;
+			continue;
+		}
+		/* a failed attempt leaves the pool as it was: the count
+		 * read back says whether this one succeeded */
+		write_pool_quiet(got + 1);
+		got = read_pool();
+		if (got < 0)
+			return -1;
+	}
+	printf("requested %lu obtained %ld refused %lu reserve_kib %lu"
+	       " seconds %.1f", n, got, refused, reserve_kib, now() - t0);
+	print_nodes();
+	printf("\n");
+	return got;
+}
+
 int main(int argc, char **argv)
 {
-	unsigned long requested = 32;
-	int keep = 0, opt;
+	unsigned long requested = 32, wait_ms = 0, reserve_mib = 0;
+	int keep = 0, one_by_one = 0, opt;
 	long obtained;
 	char *end;
 
-	while ((opt = getopt(argc, argv, "n:k")) != -1) {
+	while ((opt = getopt(argc, argv, "n:kaw:r:")) != -1) {
 		switch (opt) {
+		case 'r':
+			errno = 0;
+			reserve_mib = strtoul(optarg, &end, 0);
+			if (errno || *end || end == optarg)
+				goto usage;
+			break;
+		case 'a':
+			one_by_one = 1;
+			break;
+		case 'w':
+			errno = 0;
+			wait_ms = strtoul(optarg, &end, 0);
+			if (errno || *end || end == optarg)
+				goto usage;
+			break;
 		case 'n':
 			errno = 0;
 			requested = strtoul(optarg, &end, 0);
@@ -67,16 +182,23 @@ int main(int argc, char **argv)
 	if (optind != argc)
 		goto usage;
 
-	if (write_pool(0) || write_pool(requested))
-		return 1;
-	obtained = read_pool();
-	if (obtained < 0)
-		return 1;
-	printf("requested %lu obtained %ld\n", requested, obtained);
+	if (one_by_one) {
+		obtained = attempts(requested, wait_ms, reserve_mib << 10);
+		if (obtained < 0)
+			return 1;
+	} else {
+		if (write_pool(0) || write_pool(requested))
+			return 1;
+		obtained = read_pool();
+		if (obtained < 0)
+			return 1;
+		printf("requested %lu obtained %ld\n", requested, obtained);
+	}
 	if (!keep && write_pool(0))
 		return 1;
 	return 0;
 usage:
-	fprintf(stderr, "usage: %s [-n hugepages] [-k]\n", argv[0]);
+	fprintf(stderr, "usage: %s [-n hugepages] [-k] [-a [-w ms] [-r MiB]]\n",
+		argv[0]);
 	return 2;
 }
