@@ -1,234 +1,524 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Tables of experiment/run.sh in the shape of Mel Gorman's 2005 cover
-letter, and the side-by-side map page.
+"""experiment/results.md from experiment/data/ (written by run.sh through
+extract.py), and the side-by-side map page out/experiment/maps.html.
+Every figure in results.md is computed here from the committed data.
 
-usage: report.py DATA.tsv COMMANDS.txt NOTES.txt RESULTS.md MAPS.html MEM
-                 ["GROUPING PHASE TIME MAP.html"]...
+usage: report.py DATADIR RESULTS.md MAPS.html FRAGVIEW
 """
 import collections
 import html
+import io
 import os
+import statistics
+import subprocess
 import sys
+import tarfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "tools", "pylib"))
-from fvreport import (bullets, commands, cpus, med, publish, read_rows,  # noqa: E402
-                      utc_stamp, write_atomic)
+from fvreport import publish, write_atomic  # noqa: E402
+
+CONFIGS = (("off", "off"), ("on", "off"), ("off", "on"), ("on", "on"))
+PHASES = (("under_load", "under-load", "under load"),
+          ("at_rest", "at-rest", "at rest"))
+MOMENTS = ("under-load", "under-load.after", "at-rest", "at-rest.after")
 
 
-def cell(vals, n):
-    if not vals:
+def read_tsv(path):
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        lines = [l.rstrip("\n").split("\t") for l in f if l.strip()]
+    return [dict(zip(lines[0], l)) for l in lines[1:]]
+
+
+def num(x):
+    try:
+        return float(x)
+    except (TypeError, ValueError):
+        return None
+
+
+def quartiles(xs):
+    xs = sorted(xs)
+    if len(xs) == 1:
+        return xs[0], xs[0]
+    q = statistics.quantiles(xs, n=4, method="inclusive")
+    return q[0], q[2]
+
+
+def g(x):
+    return f"{x:.0f}" if x == int(x) else f"{x:.1f}"
+
+
+def spread(xs):
+    """median [Q1-Q3] min-max"""
+    if not xs:
         return "not measured"
-    m = med(vals)
-    runs = ", ".join(str(v) for v in vals)
-    return f"{m:g} / {n} ({100 * m / n:.0f} %) [{runs}]"
+    q1, q3 = quartiles(xs)
+    return (f"**{g(statistics.median(xs))}** [{g(q1)}–{g(q3)}]"
+            f" {g(min(xs))}–{g(max(xs))}")
 
 
-def change(a, b):
-    if not a or not b:
-        return ""
-    ma, mb = med(a), med(b)
-    if ma == 0:
-        return "n/a (clean 0)"
-    return f"{100 * (mb - ma) / ma:+.0f} %"
+def cfg_name(gr, co):
+    return f"grouping {gr}, compaction {co}"
 
 
-def write_maps(path, maps):
-    cols = collections.OrderedDict()
-    for m in maps:
-        g, phase, at, f = m.split(" ", 3)
-        cols.setdefault(phase, {})[g] = (at, open(f).read())
-    out = ["<!DOCTYPE html>", "<meta charset=utf-8>",
-           "<title>fragview: grouping by mobility on vs off</title>",
-           "<style>body{font-family:sans-serif;margin:1em}"
-           ".row{display:flex;gap:1em}.col{flex:1}"
-           "iframe{width:100%;height:80vh;border:1px solid #888}</style>",
-           "<h1>Pageblock maps: grouping by mobility on vs off</h1>",
-           "<p>Same fragmenting load (exp-highalloc, compaction off, run 1),"
-           " rendered by <code>fragview map --format html</code> at the"
-           " moment of each huge page attempt. With grouping off the kernel"
-           " records every pageblock as Unmovable"
-           " (<code>set_pageblock_migratetype()</code>), so that map is one"
-           " colour by design: the allocator no longer keeps any block for"
-           " one kind of page.</p>"]
-    for phase, gs in cols.items():
-        out.append(f"<h2>{html.escape(phase)}</h2><div class=row>")
-        for g, label in (("off", "clean: page_group_by_mobility=off"),
-                         ("on", "grouping by mobility (default)")):
-            if g not in gs:
-                out.append(f"<div class=col><h3>{label}</h3><p>missing</p></div>")
-                continue
-            at, doc = gs[g]
-            out.append(f"<div class=col><h3>{label} (t = {at} s)</h3>"
-                       f"<iframe srcdoc=\"{html.escape(doc, quote=True)}\">"
-                       "</iframe></div>")
-        out.append("</div>")
-    write_atomic(path, "\n".join(out) + "\n")
+def outliers(xs_by_run):
+    """runs whose value is 0 or beyond 1.5 IQR from the quartiles"""
+    xs = [v for _, v in xs_by_run]
+    if len(xs) < 4:
+        return [(r, v) for r, v in xs_by_run if v == 0]
+    q1, q3 = quartiles(xs)
+    lo, hi = q1 - 1.5 * (q3 - q1), q3 + 1.5 * (q3 - q1)
+    return [(r, v) for r, v in xs_by_run if v == 0 or v < lo or v > hi]
+
+
+def ready_made(free_by_order):
+    """free order-9 pages the buddy lists already hold (orders >= 9)"""
+    c = [int(x) for x in free_by_order.split(",") if x]
+    return sum(n << (o - 9) for o, n in enumerate(c) if o >= 9)
+
+
+def raw_file(data, name, member):
+    path = os.path.join(data, "runs", name + ".tar.xz")
+    try:
+        with tarfile.open(path) as t:
+            return t.extractfile(f"{name}/{member}").read().decode()
+    except (OSError, KeyError, tarfile.TarError):
+        return None
+
+
+def text_map(dump):
+    """one character per pageblock of a debugfs pageblocks dump: the type
+    letter (U M R H C I) if fewer than half its pages are free, lower case
+    if half or more are, '.' if all are (an order-9 page is there)"""
+    out = []
+    for line in (dump or "").splitlines():
+        f = line.split()
+        if f[:1] == ["node"]:
+            out.append(f"node {f[1]} {f[3]}:")
+            row = ""
+            continue
+        if len(f) < 3 or not f[0].startswith("0x"):
+            continue
+        free = int(f[2])
+        ch = f[1][0] if f[1] != "HighAtomic" else "H"
+        ch = "." if free >= 512 else ch.lower() if free >= 256 else ch
+        row += ch
+        if len(row) == 64:
+            out.append("  " + row)
+            row = ""
+    return out
 
 
 def main():
-    data, cmds, notes, out, maps_html, mem = sys.argv[1:7]
-    maps = sys.argv[7:]
-    rows = read_rows(data)
-    # grouping compaction run got n under rest migrate_scanned stalls ooms
-    res = collections.defaultdict(lambda: {"under": [], "rest": []})
-    bad = []
-    n = 0
-    for g, c, r, got, nn, under, rest, mig, stall, oom in rows:
-        if got != g:
-            bad.append(f"run {r} grouping {g} compaction {c}: kernel reported"
-                       f" grouping '{got or '?'}' - left out")
-            continue
-        if c == "off" and (mig not in ("0", "") or stall not in ("0", "")):
-            bad.append(f"run {r} grouping {g}: compaction off but"
-                       f" compact_migrate_scanned {mig}, compact_stall {stall}")
-        if oom not in ("0", ""):
-            bad.append(f"run {r} grouping {g} compaction {c}: OOM killer ran {oom} times")
-        n = int(nn)
-        res[(g, c)]["under"].append(int(under))
-        res[(g, c)]["rest"].append(int(rest))
+    data, out, maps_html, fragview = sys.argv[1:5]
+    prov = {r[0]: r[1] for r in (l.split("\t", 1) for l in
+            open(os.path.join(data, "provenance.tsv")).read().splitlines())
+            if len(r) == 2}
+    runs = read_tsv(os.path.join(data, "runs.tsv"))
+    zones = read_tsv(os.path.join(data, "zones.tsv"))
+    steals = read_tsv(os.path.join(data, "steals.tsv"))
 
+    good = [r for r in runs if r["status"] == "ok" and
+            r["kernel_grouping"] == r["grouping"]]
+    bad = [r for r in runs if r not in good]
+    by = collections.defaultdict(list)
+    for r in good:
+        by[(r["grouping"], r["compaction"])].append(r)
+
+    def vals(gr, co, col):
+        return [v for v in (num(r[col]) for r in by[(gr, co)]) if v is not None]
+
+    census_on = any(z["census_blocks"] for z in zones)
+    mem = prov.get("mem", "?")
     L = []
     w = L.append
-    w("# Light Fragmentation Avoidance, 2005 vs 6.1")
+    w("# The 2005 high-order experiment on 6.1")
     w("")
-    w(f"Measured {utc_stamp()} UTC by `experiment/run.sh` on {cpus()},"
-      f" guests under QEMU TCG with {mem} RAM (2 NUMA nodes, 2 vCPUs),"
-      " Debian linux-source-6.1 + kernel-patches/.")
+    w("Generated by `experiment/run.sh` (`make experiment`) from"
+      " `experiment/data/`; do not edit.")
     w("")
-    with open(notes) as f:
-        L.extend(bullets(f.read().splitlines() + bad))
+    w("## Provenance")
     w("")
-    w("## What was run")
+    w("| | |")
+    w("|---|---|")
+    for k, label in (("series_commit", "series commit (last change to kernel-patches/)"),
+                     ("head", "tree (HEAD when the run started)"),
+                     ("series", "patches"),
+                     ("kernel_config_sha256", "kernel .config sha256"),
+                     ("initramfs", "initramfs"),
+                     ("host", "host"), ("started", "started"),
+                     ("finished", "finished"),
+                     ("wall_clock_seconds", "wall clock, s")):
+        w(f"| {label} | `{prov.get(k, '?')}` |")
+    w(f"| guest | {mem} RAM in 2 NUMA nodes, 2 vCPUs, QEMU TCG, no swap |")
+    w(f"| runs | {prov.get('runs', '?')} boots per configuration, interleaved"
+      f" (order alternating between runs); {len(good)} of {len(runs)} boots"
+      " usable |")
+    w(f"| census | {'in this series: polluted blocks counted' if census_on else 'not in this series: no polluted-block figures'} |")
     w("")
-    w("Mel Gorman's test (2005): updatedb and 7 kernel compiles as load, a"
-      " kernel module attempting 160 order-10 allocations under load and"
-      " again after the tests; clean 2.6.14-mm2 vs the anti-fragmentation"
-      " patches. Here, per boot (`qemu/guest/scenarios/exp-highalloc.sh`):")
+    if bad:
+        w("Boots left out:")
+        w("")
+        for r in bad:
+            why = (f"kernel reported grouping {r['kernel_grouping']}"
+                   if r["kernel_grouping"] != r["grouping"] else r["status"])
+            w(f"- `{r['name']}`: {why} (raw files in `data/runs/{r['name']}.tar.xz`)")
+        w("")
+
+    w("## What each boot does")
     w("")
-    w("1. `fragmenter -r 2 -p 512 -f 2000 -H`: 80 % of free memory in"
-      " anonymous 64 KiB chunks, every other one freed, the holes filled"
-      " with pipe buffers (unmovable) and tmpfs files (reclaimable slab +"
-      " page cache), then the other half freed; the last round's"
-      " survivors are held (\"under load\").")
-    w("2. Under load: N separate attempts to grow the hugetlb pool by one"
-      " order-9 page (`echo $((got + 1)) > /proc/sys/vm/nr_hugepages`),"
-      " counting the successes and keeping them, like the seed's module"
-      " (\"it only attempts 160 times, no matter how often it succeeds\");"
-      f" N = one per pageblock of MemTotal ({n} here). (A single `echo N >"
-      " nr_hugepages` would stop at the first failure.)")
-    w("3. Kill the fragmenter, wait 1 s, ask again (\"at rest\").")
+    w("`qemu/guest/scenarios/exp-highalloc.sh`, with the load"
+      " `qemu/guest/progs/mixload.c` and the attempts"
+      " `qemu/guest/progs/highalloc.c -a`:")
     w("")
-    w("Why hugetlb's `nr_hugepages`: it needs no module build (the guest"
-      " kernel is built without modules), and it is the huge page path the"
-      " seed's \"HugePages\" rows are about: each page is one"
-      " `alloc_pages(__GFP_COMP | __GFP_RETRY_MAYFAIL, 9)` that may reclaim"
-      " and (if enabled) compact. The seed's module asked for order 10"
-      " (MAX_ORDER-1 on i386 then); order 9 is the pageblock and huge page"
-      " size on x86-64 now.")
+    w("1. A mixed load starts and keeps running: anonymous memory in slots of"
+      " 4-128 pages (a quarter of RAM) unmapped and remapped at random,"
+      " page cache files (tmpfs, an eighth of RAM) read or rewritten, a"
+      " ring of 20,000 empty files created and unlinked (dentries,"
+      " inodes), 256 pipes filled and drained, a process forked and"
+      " reaped; each worker sleeps 1 ms per step. While the others build"
+      " up and churn, the page cache first fills memory down to a tenth"
+      " free, then randomly chosen files are deleted back to its eighth,"
+      " so that the churn's kernel allocations are spread as page cache"
+      " comes and goes.")
+    w(f"2. After {prov.get('load_seconds', '?')} s of load, **under load**:"
+      f" N attempts (N = one per pageblock of MemTotal),"
+      f" {prov.get('gap_ms', '?')} ms apart, each trying to grow the hugetlb"
+      " pool by one order-9 page (`alloc_pages(__GFP_COMP |"
+      " __GFP_RETRY_MAYFAIL, 9)`); the pages obtained are kept until the"
+      " last attempt. The load keeps running (its steps during the"
+      " attempts: `under_load_load_steps` in `runs.tsv`). An attempt is"
+      " made only while MemFree stays a sixteenth of RAM above the 2 MiB"
+      " it takes: the pages held would otherwise drive the load (no swap)"
+      " into the OOM killer; attempts not made count as failures"
+      " (`under_load_refused`).")
+    w("3. **At rest**: the load is stopped, its memory freed and its files"
+      " deleted, `sync; echo 3 > drop_caches`, 1 s, then the same N"
+      " attempts.")
     w("")
-    w("Grouping off = boot parameter `page_group_by_mobility=off` (our"
-      " kernel series; stock 6.1 only turns grouping off on tiny machines)."
-      " Each run checks the kernel's own boot line (\"mobility grouping"
-      " on/off\"). Compaction off = at runtime, no second kernel: `vm."
-      "compaction_proactiveness=0` (no proactive compaction) and"
-      " `vm.extfrag_threshold=1000`: `compaction_suitable()` skips a zone"
-      " when its fragmentation index for a costly order (> 3) is <="
-      " extfrag_threshold, and the index never exceeds 1000, so neither"
-      " direct compaction nor kcompactd compacts for these order-9 requests;"
-      " no `compact_memory` write. Each compaction-off run checks that"
-      " `compact_migrate_scanned` and `compact_stall` stayed 0. Compaction"
-      " on = stock tunables plus `echo 1 > /proc/sys/vm/compact_memory`"
-      " before each attempt. There is no swap in the guest, so anonymous"
-      " memory can only be moved (compaction), never paged out as in 2005.")
+    w("The allocator's state is read at the moment of each set of attempts"
+      " and right after it (with the pages still held): debugfs"
+      " `pageblocks`, " + ("`census`, " if census_on else "") +
+      "`/proc/buddyinfo`, `pagetypeinfo`, `zoneinfo`, `vmstat`; steals"
+      " and claims come from `mobility:pageblock_steal` events.")
     w("")
-    w("## Results (order-9 pages obtained / attempted; median (%) [each run])")
+    w("**max** beside each figure is the median free-memory bound at the"
+      " moment of the attempts: the sum over zones of (free pages − min"
+      " watermark) / 512, under load no more than (MemFree − the reserve) /"
+      " 2 MiB, i.e. the order-9 pages the free memory could make if it"
+      " were not fragmented at all. Nothing else can be had: there is no"
+      " swap, so reclaim can only drop caches and slab.")
     w("")
-    w("| | clean (grouping off) | grouping by mobility (on) | change |")
-    w("|---|---:|---:|---:|")
-    for c, title in (("off", "compaction off"), ("on", "compaction on")):
-        for ph, label in (("under", "HugePages under load"), ("rest", "HugePages at rest")):
-            a = res[("off", c)][ph] if ("off", c) in res else []
-            b = res[("on", c)][ph] if ("on", c) in res else []
-            w(f"| {title}: {label} | {cell(a, n)} | {cell(b, n)} | {change(a, b)} |")
+    w("Grouping off is the boot parameter `page_group_by_mobility=off`;"
+      " each boot checks the kernel's own \"mobility grouping on/off\""
+      " line. Compaction off is `vm.compaction_proactiveness=0` and"
+      " `vm.extfrag_threshold=1000` (then `compaction_suitable()` skips"
+      " every zone for an order > 3, so neither direct compaction nor"
+      " kcompactd compacts for these requests); compaction on is the stock"
+      " tunables.")
     w("")
-    w("The seed, for comparison (order 10, 160 attempts, 2.6.14-mm2):")
+
+    def table(co, title):
+        w(f"## {title}")
+        w("")
+        w("Order-9 pages obtained of N attempts: **median** [quartiles]"
+          " min–max over the runs; max = free-memory bound (median).")
+        w("")
+        w("| | grouping off | grouping on | change of medians |")
+        w("|---|---:|---:|---:|")
+        for col, _, label in PHASES:
+            cells = []
+            for gr in ("off", "on"):
+                xs = vals(gr, co, col + "_got")
+                bd = vals(gr, co, col + "_bound")
+                n_ = len(xs)
+                mb = statistics.median(bd) if bd else None
+                near = (" — at the bound" if xs and mb and
+                        statistics.median(xs) >= 0.9 * mb else "")
+                cells.append(f"{spread(xs)} (n={n_}, max {g(mb) if mb is not None else '?'}{near})")
+            a, b = vals("off", co, col + "_got"), vals("on", co, col + "_got")
+            ch = ""
+            if a and b:
+                ma, mb = statistics.median(a), statistics.median(b)
+                ch = f"{100 * (mb - ma) / ma:+.0f} %" if ma else f"{g(ma)} → {g(mb)}"
+            n_att = vals("on", co, col + "_attempts") or vals("off", co, col + "_attempts")
+            att = f" (N = {g(n_att[0])})" if n_att else ""
+            w(f"| {label}{att} | {cells[0]} | {cells[1]} | {ch} |")
+        w("")
+
+    table("off", "Headline: compaction off (the 2005 setting)")
+    w("The seed (Light Fragmentation Avoidance v20 on 2.6.14-mm2, 160"
+      " attempts at order 10, one every 0.1 s):")
     w("")
     w("| | clean | anti-defrag | change |")
     w("|---|---:|---:|---:|")
     w("| HugePages under load | 73 | 113 | +54 % |")
     w("| HugePages after tests | 78 | 118 | +51 % |")
     w("")
-    w("(The letter's detailed section reports 73 vs 96 under load (45 % vs"
-      " 60 %) and 78 vs 102 after the tests; the summary table says 113 and"
-      " 118. Both are quoted as printed.)")
+    w("(The letter's detailed section reports 96 under load and 102 after"
+      " the tests for anti-defrag; its summary table says 113 and 118.)"
+      " Differences in setup: 2005 ran updatedb and seven kernel compiles"
+      " (load average 12) on a machine with swap, and its attempts forced"
+      " pageout of that page cache; here the load is synthetic and sized"
+      " to RAM, there is no swap and no disk file system, so anonymous and"
+      " tmpfs pages can only be moved (by compaction), never paged out,"
+      " and reclaim has only slab and dropped caches to give. 2005 had no"
+      " compaction at all; the seed's attempts were order 10 of 160, ours"
+      " order 9 of one per pageblock.")
     w("")
-    mig = collections.defaultdict(list)
-    for g, c, r, got, nn, under, rest, m, stall, oom in rows:
-        if c == "on" and got == g and m:
-            mig[g].append(int(m))
-    if mig.get("on") and mig.get("off"):
-        w("### Reading the numbers")
+
+    table("on", "Compaction on")
+    mig = {gr: vals(gr, "on", "under_load_compact_migrate_scanned") for gr in ("off", "on")}
+    fsc = {gr: vals(gr, "on", "under_load_compact_free_scanned") for gr in ("off", "on")}
+    stl = {gr: vals(gr, "on", "under_load_compact_stall") for gr in ("off", "on")}
+    suc = {gr: vals(gr, "on", "under_load_compact_success") for gr in ("off", "on")}
+    if all(mig.values()):
+        w("These rows do not compare grouping alone. Compaction's free"
+          " scanner takes migration targets only from Movable (and CMA)"
+          " blocks (`suitable_migration_target()`), and with"
+          " `page_group_by_mobility=off` every block is Unmovable, so only"
+          " the last-resort direct compaction at MIN_COMPACT_PRIORITY,"
+          " which ignores block types, finds any target. During the"
+          " attempts under load (medians per boot):")
         w("")
-        w("In 6.1 compaction itself depends on grouping by mobility. With"
-          " grouping off, `set_pageblock_migratetype()` records every block"
-          " as Unmovable (and `gfp_migratetype()` returns Unmovable for every"
-          " allocation), while compaction's free scanner only takes"
-          " migration targets from Movable/CMA blocks"
-          " (`suitable_migration_target()`), unless a last-resort direct"
-          " compaction at MIN_COMPACT_PRIORITY ignores block types. So"
-          " compaction has (almost) nowhere to move pages to: median"
-          f" `compact_migrate_scanned` per boot with compaction on was"
-          f" {med(mig['off']):.0f} with grouping off against"
-          f" {med(mig['on']):.0f} with grouping on. The 2005"
-          " letter's comparison had no compaction at all; the"
-          " compaction-off rows are the like-for-like ones.")
+        w("| | grouping off | grouping on |")
+        w("|---|---:|---:|")
+        for label, d in (("compact_stall", stl), ("compact_success", suc),
+                         ("compact_migrate_scanned", mig),
+                         ("compact_free_scanned", fsc)):
+            w(f"| {label} | {g(statistics.median(d['off']))} |"
+              f" {g(statistics.median(d['on']))} |")
         w("")
-    w("## Per run")
+        w("So the compaction-on columns compare \"grouping + compaction\""
+          " with \"compaction that can hardly move anything\".")
+        w("")
+    off_c = [r for r in by[("on", "off")] + by[("off", "off")]
+             if any(num(r[p + "_compact_migrate_scanned"]) for p in ("under_load", "at_rest"))]
+    if off_c:
+        w("With compaction off, these boots still show compaction at work"
+          " (for requests of order <= 3, which `extfrag_threshold` does not"
+          " cover): " + ", ".join(f"`{r['name']}`" for r in off_c) + ".")
+        w("")
+
+    # outliers, with what the allocator held at the moment
+    z_at = {(z["name"], z["moment"], z["nid"], z["zone"]): z for z in zones}
+    ready = collections.defaultdict(int)
+    for z in zones:
+        ready[(z["name"], z["moment"])] += ready_made(z["free_by_order"])
+    w("## Spread and outliers")
     w("")
-    w("| run | grouping | compaction | under load | at rest | compact_migrate_scanned | compact_stall | OOM kills |")
-    w("|---:|---|---|---:|---:|---:|---:|---:|")
-    for g, c, r, got, nn, under, rest, mig, stall, oom in rows:
-        w(f"| {r} | {g} (kernel: {got or '?'}) | {c} | {under} | {rest} | {mig} | {stall} | {oom} |")
+    w("Runs with 0 successes or beyond 1.5 × the interquartile range, with"
+      " the order-9 pages already free in the buddy lists at the moment of"
+      " the attempts (orders ≥ 9, from buddyinfo) and the free-memory bound:")
     w("")
+    any_out = False
+    for gr, co in CONFIGS:
+        for col, mo, label in PHASES:
+            xs = [(r, num(r[col + "_got"])) for r in by[(gr, co)]
+                  if num(r[col + "_got"]) is not None]
+            for r, v in outliers(xs):
+                any_out = True
+                w(f"- {cfg_name(gr, co)}, {label}: `{r['name']}` got {g(v)}"
+                  f" (median {g(statistics.median(x for _, x in xs))});"
+                  f" ready-made order-9 pages {ready[(r['name'], mo)]},"
+                  f" max {r[col + '_bound']}, OOM kills {r['oom_kills']}")
+    for r in good:
+        for col, _, label in PHASES:
+            got, bd = num(r[col + "_got"]), num(r[col + "_bound"])
+            if got is not None and bd is not None and got > bd:
+                any_out = True
+                w(f"- `{r['name']}`, {label}: got {g(got)}, more than the"
+                  f" free-memory bound {g(bd)}: memory was freed during the"
+                  " attempts")
+    if not any_out:
+        w("- none")
+    w("")
+    w("How much of each result was already free: median successes against"
+      " the median of order-9 pages ready-made in the buddy lists at the"
+      " moment of the attempts:")
+    w("")
+    w("| configuration | under load: got / ready-made | at rest: got / ready-made |")
+    w("|---|---:|---:|")
+    for gr, co in CONFIGS:
+        cells = []
+        for col, mo, _ in PHASES:
+            got = vals(gr, co, col + "_got")
+            rm = [ready[(r["name"], mo)] for r in by[(gr, co)]]
+            cells.append(f"{g(statistics.median(got))} / {g(statistics.median(rm))}"
+                         if got and rm else "–")
+        w(f"| {cfg_name(gr, co)} | {cells[0]} | {cells[1]} |")
+    w("")
+
+    # per-zone figures: medians over the runs of each configuration
+    w("## Per zone (medians over the runs)")
+    w("")
+    w("At the moment of each set of attempts. Blocks per type from"
+      " `pagetypeinfo`; " + ("polluted = blocks holding a page of another"
+      " mobility class than the block's type (census); unmovable pages as"
+      " a share of the zone's pages against the share of blocks holding"
+      " one; " if census_on else "") + "steals and claims = fallbacks"
+      " during the load before the attempts (`pageblock_steal`, claimed ="
+      " the block changed type); free pages by order 0..10 from buddyinfo;"
+      " got = pages obtained on the node.")
+    w("")
+    hdr = ("| configuration | moment | zone | free | max | U/M/R/H blocks |"
+           + (" polluted | unmov. pages / blocks |" if census_on else "")
+           + " steals (claimed) | free by order 0..10 | got |")
+    w(hdr)
+    w("|" + "---|" * (hdr.count("|") - 1))
+    st_by = collections.defaultdict(lambda: [0, 0])
+    for s in steals:
+        if s["window"] == "load":
+            k = (s["name"], s["nid"], s["zone"])
+            st_by[k][0] += int(s["count"])
+            st_by[k][1] += int(s["count"]) if s["claimed"] == "1" else 0
+    for gr, co in CONFIGS:
+        names = [r["name"] for r in by[(gr, co)]]
+        for col, mo, label in PHASES:
+            zkeys = sorted({(z["nid"], z["zone"]) for z in zones
+                            if z["name"] in names and z["moment"] == mo})
+            for nid, zone in zkeys:
+                zs = [z_at[(n, mo, nid, zone)] for n in names
+                      if (n, mo, nid, zone) in z_at]
+
+                def med(col_):
+                    xs = [num(z[col_]) for z in zs if num(z[col_]) is not None]
+                    return g(statistics.median(xs)) if xs else "–"
+                orders = [[int(x) for x in z["free_by_order"].split(",")] for z in zs
+                          if z["free_by_order"]]
+                fbo = (" ".join(g(statistics.median(o[i] for o in orders))
+                                for i in range(len(orders[0])))
+                       if orders else "–")
+                cen = ""
+                if census_on:
+                    pol = [(num(z["polluted"]), num(z["census_blocks"])) for z in zs
+                           if num(z["census_blocks"])]
+                    up = [100 * num(z["unmovable_pages"]) / num(z["pages"]) for z in zs
+                          if num(z["pages"])]
+                    ub = [100 * num(z["blocks_with_unmovable"]) / num(z["census_blocks"])
+                          for z in zs if num(z["census_blocks"])]
+                    cen = (f" {g(statistics.median(p for p, _ in pol))} of"
+                           f" {g(statistics.median(b for _, b in pol))} |"
+                           f" {statistics.median(up):.1f} % / {statistics.median(ub):.0f} % |"
+                           if pol else " – | – |")
+                stv = [st_by[(n, nid, zone)] for n in names]
+                stc = (f"{g(statistics.median(s[0] for s in stv))}"
+                       f" ({g(statistics.median(s[1] for s in stv))})"
+                       if mo == "under-load" else "")
+                gotn = vals(gr, co, f"{col}_node{nid}")
+                w(f"| {cfg_name(gr, co)} | {label} | {nid} {zone} | {med('free')} |"
+                  f" {med('bound')} | {med('blocks_unmovable')}/{med('blocks_movable')}/"
+                  f"{med('blocks_reclaimable')}/{med('blocks_highatomic')} |{cen}"
+                  f" {stc} | {fbo} | {g(statistics.median(gotn)) if gotn else '–'} |")
+    w("")
+    w("Steals during the load, all zones, by allocation → block type"
+      " (median per boot; claimed in parentheses):")
+    w("")
+    kinds = sorted({(s["alloc_mt"], s["block_mt"]) for s in steals
+                    if s["window"] == "load"})
+    if kinds:
+        w("| configuration | " + " | ".join(f"{a} → {b}" for a, b in kinds) + " |")
+        w("|---|" + "---:|" * len(kinds))
+        for gr, co in CONFIGS:
+            cells = []
+            for a, b in kinds:
+                per = collections.defaultdict(lambda: [0, 0])
+                for s in steals:
+                    if (s["window"] == "load" and s["grouping"] == gr and
+                            s["compaction"] == co and (s["alloc_mt"], s["block_mt"]) == (a, b)):
+                        per[s["name"]][0] += int(s["count"])
+                        per[s["name"]][1] += int(s["count"]) if s["claimed"] == "1" else 0
+                xs = [per[r["name"]] for r in by[(gr, co)]]
+                cells.append(f"{g(statistics.median(x[0] for x in xs))}"
+                             f" ({g(statistics.median(x[1] for x in xs))})" if xs else "–")
+            w(f"| {cfg_name(gr, co)} | " + " | ".join(cells) + " |")
+        w("")
+        w("With grouping off every block and every allocation is Unmovable,"
+          " so no fallback happens and no steal is recorded.")
+    else:
+        w("None recorded.")
+    w("")
+
+    # maps: the run with the median under-load result of each configuration
     w("## Maps")
     w("")
-    if maps:
-        write_maps(maps_html, maps)
-        w(f"`{os.path.relpath(maps_html, os.path.dirname(os.path.dirname(out)))}`"
-          " (generated, not committed): the pageblock maps of run 1 with"
-          " compaction off, grouping off and on side by side, at the under-load"
-          " and at-rest attempts (`fragview map --at` the `fv-exp` trace"
-          " markers).")
-        txt = {}
-        for m in maps:
-            g, phase, at, f = m.split(" ", 3)
-            t = f[:-len(".html")] + ".txt"
-            if os.path.exists(t):
-                txt[(g, phase)] = open(t).read().splitlines()
-        for phase in ("under-load", "at-rest"):
-            if ("on", phase) in txt and ("off", phase) in txt:
-                w("")
-                w(f"`fragview map --format txt`, {phase}, first rows of node 0"
-                  " (U/M/R = Unmovable/Movable/Reclaimable block; lower case: stolen"
-                  " from or flipped during the capture, as fragview's legend says):")
-                w("")
-                w("```")
-                for g, label in (("off", "grouping off"), ("on", "grouping on")):
-                    rows_ = [l for l in txt[(g, phase)] if l.startswith("  0x")][:5]
-                    w(f"{label}:")
-                    w("\n".join(rows_))
-                w("```")
-    else:
-        w("Not generated (see the notes above).")
+    w("For each configuration the run with the median under-load result,"
+      " at the moment of the attempts and right after them (huge pages"
+      " held). One character per pageblock: the type letter (U M R H) if"
+      " less than half the block is free, lower case if half or more is,"
+      " `.` if the whole block is free. With grouping off every block is"
+      " Unmovable by design. `out/experiment/maps.html` has the same"
+      " dumps drawn by `fragview dump --format html`, side by side"
+      " (regenerate with `experiment/run.sh --report-only`).")
     w("")
-    w("## Commands")
+    panels = []
+    for gr, co in CONFIGS:
+        rs = sorted((r for r in by[(gr, co)] if num(r["under_load_got"]) is not None),
+                    key=lambda r: (num(r["under_load_got"]), r["name"]))
+        if not rs:
+            continue
+        rep = rs[(len(rs) - 1) // 2]
+        w(f"### {cfg_name(gr, co)}: `{rep['name']}`"
+          f" (under load {rep['under_load_got']}, at rest {rep['at_rest_got']})")
+        w("")
+        w("```")
+        for mo in MOMENTS:
+            dump = raw_file(data, rep["name"], mo + ".pageblocks")
+            w(f"{mo}:")
+            L.extend(text_map(dump) or ["  (no dump)"])
+            if dump:
+                panels.append((cfg_name(gr, co), rep["name"], mo, dump))
+        w("```")
+        w("")
+    write_maps(maps_html, panels, fragview)
+
+    w("## Per run")
     w("")
-    w("```")
-    L.extend(commands(cmds))
-    w("```")
+    w("| boot | status | under load (max) | at rest (max) | compact_stall u/r |"
+      " migrate_scanned u/r | load steps during attempts | OOM kills | boot s |")
+    w("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+    for r in runs:
+        w(f"| `{r['name']}` | {r['status']} | {r['under_load_got']} ({r['under_load_bound']}) |"
+          f" {r['at_rest_got']} ({r['at_rest_bound']}) |"
+          f" {r['under_load_compact_stall']}/{r['at_rest_compact_stall']} |"
+          f" {r['under_load_compact_migrate_scanned']}/{r['at_rest_compact_migrate_scanned']} |"
+          f" {r['under_load_load_steps']} | {r['oom_kills']} | {r['boot_seconds']} |")
+    w("")
+    w("Raw data: `experiment/data/runs.tsv` (one row per boot),"
+      " `zones.tsv` (per zone and moment), `steals.tsv` (per phase),"
+      " `provenance.tsv`, and each boot's files (logs, dumps, trace as"
+      " text) in `runs/NAME.tar.xz`.")
     publish(out, "\n".join(L) + "\n")
+
+
+def write_maps(path, panels, fragview):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    out = ["<!DOCTYPE html>", "<meta charset=utf-8>",
+           "<title>fragview: the experiment's pageblock maps</title>",
+           "<style>body{font-family:sans-serif;margin:1em}"
+           ".row{display:flex;gap:1em}.col{flex:1}"
+           "iframe{width:100%;height:60vh;border:1px solid #888}</style>",
+           "<h1>Pageblock maps at the attempts and after</h1>",
+           "<p>Generated by experiment/report.py from experiment/data/:"
+           " <code>fragview dump --format html</code> of the debugfs dumps"
+           " of the median run of each configuration.</p>"]
+    rows = collections.OrderedDict()
+    for cfg, name, mo, dump in panels:
+        rows.setdefault(cfg, []).append((name, mo, dump))
+    for cfg, ps in rows.items():
+        out.append(f"<h2>{html.escape(cfg)}</h2><div class=row>")
+        for name, mo, dump in ps:
+            r = subprocess.run([fragview, "dump", "-", "--format", "html"],
+                               input=dump, capture_output=True, text=True)
+            doc = r.stdout if r.returncode == 0 else f"<p>{html.escape(r.stderr)}</p>"
+            out.append(f"<div class=col><h3>{html.escape(name)} {html.escape(mo)}</h3>"
+                       f"<iframe srcdoc=\"{html.escape(doc, quote=True)}\"></iframe></div>")
+        out.append("</div>")
+    write_atomic(path, "\n".join(out) + "\n")
 
 
 if __name__ == "__main__":

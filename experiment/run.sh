@@ -5,34 +5,40 @@
 # Avoidance v20: "HugePages under load 73 vs 113, after the tests 78 vs
 # 118") on 6.1 (`make experiment`).
 #
-# The same fragmenting load (qemu/guest/scenarios/exp-highalloc.sh) is
-# booted with grouping by mobility on (the default) and off (boot
-# parameter page_group_by_mobility=off from kernel-patches/), each with
-# compaction on and off, several times, interleaved.  Each boot asks the
-# hugetlb pool for one order-9 page per pageblock of RAM while the load
-# holds its memory and again once it has exited.
+# Each boot runs qemu/guest/scenarios/exp-highalloc.sh: a mixed load
+# (mixload) runs, and while it keeps running N attempts each try to grow
+# the hugetlb pool by one order-9 page ("under load"); the load stops,
+# caches are dropped, and the N attempts are made again ("at rest").
+# Four configurations: grouping by mobility on (default) or off (boot
+# parameter page_group_by_mobility=off from kernel-patches/), compaction
+# off or on; --runs boots of each, interleaved.
 #
-#   experiment/run.sh [--runs N] [--mem SIZE] [--quick] [--kernel BZIMAGE]
-#                     [--report-only]
+#   experiment/run.sh [--runs N] [--mem SIZE] [--load SECS]
+#                     [--kernel BZIMAGE] [--report-only]
 #
-# --kernel uses a prebuilt patched bzImage instead of qemu/build-kernel.sh;
-# --report-only redoes maps and tables from the last run's out/experiment/.
+# --kernel uses a prebuilt patched bzImage instead of qemu/build-kernel.sh
+# (the provenance then names that file); --report-only redoes the report
+# from experiment/data/.
 #
-# Writes experiment/results.md (tables) and out/experiment/maps.html (the
-# two block maps side by side; generated, not committed).
+# Writes experiment/data/ (per-run figures as TSV, each boot's raw files
+# as runs/NAME.tar.xz, provenance), experiment/results.md and
+# out/experiment/maps.html, all from the data of this run; each boot's
+# full output stays in out/experiment/NAME/.
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export FRAGVIEW_CACHE=${FRAGVIEW_CACHE:-/var/cache/fragview}
 OUTDIR=${OUT:-$REPO/out}/experiment
+DATA=$REPO/experiment/data
 FRAGVIEW=$REPO/tools/fragview/fragview
-RESULTS=$REPO/experiment/results.md
 
 say() { echo "==> $*" >&2; }
 die() { echo "experiment: error: $*" >&2; exit 1; }
 
-runs=3
-mem=1G
+runs=10
+mem=512M
+load=15
+gap=40
 kernel=
 report_only=0
 while [ $# -gt 0 ]; do
@@ -41,118 +47,82 @@ while [ $# -gt 0 ]; do
 		[ $# -ge 2 ] && [[ $2 =~ ^[1-9][0-9]*$ ]] || die "--runs wants a number"
 		runs=$2; shift ;;
 	--mem) [ $# -ge 2 ] || die "--mem wants a size"; mem=$2; shift ;;
-	--quick) runs=1 ;;
+	--load)
+		[ $# -ge 2 ] && [[ $2 =~ ^[1-9][0-9]*$ ]] || die "--load wants seconds"
+		load=$2; shift ;;
 	--report-only) report_only=1 ;;
 	--kernel)
 		[ $# -ge 2 ] && [ -s "$2" ] || die "--kernel wants a bzImage"
 		kernel=$(realpath "$2"); shift ;;
-	-h|--help) sed -n '4,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '4,25p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown option '$1'" ;;
 	esac
 	shift
 done
 
-mkdir -p "$OUTDIR"
-CMDS=$OUTDIR/commands.txt
-NOTES=$OUTDIR/notes.txt
-DATA=$OUTDIR/data.tsv
-if [ $report_only = 0 ]; then
-	: > "$CMDS"; : > "$NOTES"; : > "$DATA"
-else
-	[ -s "$DATA" ] || die "--report-only: no $DATA from an earlier run"
-	# drop earlier map notes: they are redone below
-	grep -v 'map missing\|fragview map failed' "$NOTES" > "$NOTES.tmp" || true
-	mv "$NOTES.tmp" "$NOTES"
-	sed -i '/fragview map /d' "$CMDS"
-fi
-note() { echo "$*" | tee -a "$NOTES" >&2; }
-record_cmd() { echo "$*" >> "$CMDS"; }
 [ -x "$FRAGVIEW" ] || make -s -C "$REPO/tools/fragview" >&2 ||
 	die "cannot build fragview"
 
 if [ $report_only = 1 ]; then
-	groupings=$(cut -f1 "$DATA" | sort -ru | tr '\n' ' ' | sed 's/ $//')
-else
-	# The patched kernel has page_group_by_mobility= and the mobility events
-	# the maps need; without it only the grouping-on half can run.
-	series=$REPO/kernel-patches/series
-	if [ -n "$kernel" ]; then
-		note "patched kernel given: $kernel"
-	elif [ -s "$series" ] && grep -qv '^[[:space:]]*\(#\|$\)' "$series"; then
-		record_cmd "qemu/build-kernel.sh"
-		kernel=$("$REPO/qemu/build-kernel.sh") ||
-			{ note "the patched kernel did not build"; kernel=; }
-	fi
-	groupings="on off"
-	if [ -z "$kernel" ]; then
-		note "NOT MEASURED: grouping off (page_group_by_mobility=off exists only in the patched kernel, which is not available); maps need the mobility events too"
-		record_cmd "qemu/build-kernel.sh --unpatched"
-		kernel=$("$REPO/qemu/build-kernel.sh" --unpatched) || die "no kernel"
-		groupings="on"
-	fi
-	record_cmd "qemu/build-initramfs.sh"
-	initrd=$("$REPO/qemu/build-initramfs.sh") || die "initramfs build failed"
-
-	# Interleave every configuration within a run so that host load (2 shared
-	# cores) hits all of them alike.
-	for r in $(seq 1 "$runs"); do
-		for g in $groupings; do
-			for c in off on; do
-				name=g$g-c$c-$r
-				append="fv.exp.compaction=$c"
-				[ "$g" = off ] && append+=" page_group_by_mobility=off"
-				say "run $r/$runs: grouping $g, compaction $c (load $(cut -d' ' -f1 /proc/loadavg))"
-				rm -rf "${OUTDIR:?}/$name"
-				record_cmd "qemu/run-guest.sh --kernel $kernel --initrd $initrd --mem $mem --out $OUTDIR/$name --scenario exp-highalloc --append \"$append\""
-				if ! "$REPO/qemu/run-guest.sh" --kernel "$kernel" \
-					--initrd "$initrd" --mem "$mem" --out "$OUTDIR/$name" \
-					--scenario exp-highalloc --append "$append" \
-					--timeout 900 >/dev/null; then
-					note "run $name failed (see $OUTDIR/$name/console.log); left out"
-					continue
-				fi
-				log=$OUTDIR/$name/exp-highalloc/log
-				got=$(sed -n 's/^exp: mobility grouping //p' "$log")
-				oom=$(grep -c 'invoked oom-killer' "$OUTDIR/$name/dmesg" || true)
-				awk -v g="$g" -v c="$c" -v r="$r" -v got="$got" -v oom="$oom" '
-					/^exp: (under-load|at-rest) requested/ { res[$2] = $6; n = $4 }
-					/^exp: vmstat compact_migrate_scanned/ { mig = $4 }
-					/^exp: vmstat compact_stall/ { stall = $4 }
-					END { print g "\t" c "\t" r "\t" got "\t" n "\t" res["under-load"] "\t" res["at-rest"] "\t" mig "\t" stall "\t" oom }' \
-					"$log" >> "$DATA"
-			done
-		done
-	done
+	[ -s "$DATA/runs.tsv" ] || die "--report-only: no $DATA/runs.tsv"
+	exec python3 "$REPO/experiment/report.py" "$DATA" \
+		"$REPO/experiment/results.md" "$OUTDIR/maps.html" "$FRAGVIEW"
 fi
 
-# --- maps: grouping on vs off, compaction off (placement alone), run 1
-maps=()
-if [ "$groupings" = "on off" ]; then
-	for g in on off; do
-		cap=$OUTDIR/g$g-coff-1/exp-highalloc/trace.dat
-		[ -s "$cap" ] || { note "no capture $cap: map missing"; continue; }
-		for phase in under-load at-rest; do
-			# (awk reads to the end: an early exit would kill
-			# trace-cmd with SIGPIPE and pipefail this script)
-			at=$(trace-cmd report -i "$cap" 2>/dev/null |
-				awk -v p="fv-exp $phase" 'index($0, p) && !done {
-					for (i = 1; i <= NF; i++)
-						if ($i ~ /^[0-9]+\.[0-9]+:$/) { sub(/:$/, "", $i); print $i; done = 1; break } }')
-			if [ -z "$at" ]; then
-				note "no '$phase' marker in $cap: map missing"
-				continue
-			fi
-			html=$OUTDIR/map-g$g-$phase.html
-			record_cmd "tools/fragview/fragview map $cap --at $at --format html -o $html"
-			if "$FRAGVIEW" map "$cap" --at "$at" --format html -o "$html" &&
-			   "$FRAGVIEW" map "$cap" --at "$at" --format txt -o "${html%.html}.txt"; then
-				maps+=("$g $phase $at $html")
-			else
-				note "fragview map failed on $cap at $at"
-			fi
-		done
-	done
+# --- provenance: the series as committed, the kernel it built
+t0=$(date +%s)
+[ -z "$(git -C "$REPO" status --porcelain -- kernel-patches qemu experiment/run.sh)" ] ||
+	say "warning: kernel-patches/, qemu/ or experiment/run.sh have uncommitted changes"
+if [ -z "$kernel" ]; then
+	kernel=$("$REPO/qemu/build-kernel.sh") || die "the patched kernel did not build"
 fi
+initrd=$("$REPO/qemu/build-initramfs.sh") || die "initramfs build failed"
+config=$(dirname "$kernel")/config
+mkdir -p "$OUTDIR"
+rm -rf "$DATA.new"
+mkdir -p "$DATA.new/runs"
+{
+	echo -e "head\t$(git -C "$REPO" rev-parse HEAD)"
+	echo -e "series_commit\t$(git -C "$REPO" log -1 --format=%H -- kernel-patches)"
+	echo -e "series\t$(grep -v '^[[:space:]]*\(#\|$\)' "$REPO/kernel-patches/series" | tr '\n' ' ')"
+	echo -e "kernel\t$kernel"
+	echo -e "kernel_config_sha256\t$( [ -r "$config" ] && sha256sum < "$config" | cut -c1-64 || echo unknown)"
+	echo -e "initramfs\t$(basename "$initrd")"
+	echo -e "mem\t$mem"
+	echo -e "load_seconds\t$load"
+	echo -e "gap_ms\t$gap"
+	echo -e "runs\t$runs"
+	echo -e "host\t$(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
+	echo -e "started\t$(date -u '+%Y-%m-%d %H:%M') UTC"
+} > "$DATA.new/provenance.tsv"
 
-python3 "$REPO/experiment/report.py" "$DATA" "$CMDS" "$NOTES" "$RESULTS" \
-	"$OUTDIR/maps.html" "$mem" "${maps[@]}"
+# --- the boots: every configuration once per run, the order alternating
+# from run to run so that host load and drift hit all of them alike
+configs=(on-off off-off on-on off-on)
+for r in $(seq 1 "$runs"); do
+	order=("${configs[@]}")
+	[ $((r % 2)) = 1 ] || order=(off-on on-on off-off on-off)
+	for cfg in "${order[@]}"; do
+		g=${cfg%-*} c=${cfg#*-}
+		name=$(printf 'g%s-c%s-%02d' "$g" "$c" "$r")
+		append="fv.exp.compaction=$c fv.exp.load=$load fv.exp.wait=$gap"
+		[ "$g" = on ] || append+=" page_group_by_mobility=off"
+		say "run $r/$runs: grouping $g, compaction $c (host load $(cut -d' ' -f1 /proc/loadavg))"
+		rm -rf "${OUTDIR:?}/$name"
+		b0=$(date +%s)
+		status=ok
+		"$REPO/qemu/run-guest.sh" --kernel "$kernel" --initrd "$initrd" \
+			--mem "$mem" --out "$OUTDIR/$name" \
+			--scenario exp-highalloc --append "$append" \
+			--timeout 900 >/dev/null || status=failed
+		python3 "$REPO/experiment/extract.py" "$OUTDIR/$name" "$name" \
+			"$g" "$c" "$r" "$status" $(( $(date +%s) - b0 )) \
+			"$DATA.new" || die "extract.py failed on $name"
+	done
+done
+echo -e "wall_clock_seconds\t$(( $(date +%s) - t0 ))" >> "$DATA.new/provenance.tsv"
+echo -e "finished\t$(date -u '+%Y-%m-%d %H:%M') UTC" >> "$DATA.new/provenance.tsv"
+rm -rf "$DATA"
+mv "$DATA.new" "$DATA"
+python3 "$REPO/experiment/report.py" "$DATA" "$REPO/experiment/results.md" \
+	"$OUTDIR/maps.html" "$FRAGVIEW"
