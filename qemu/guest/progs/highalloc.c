@@ -142,34 +142,36 @@ static long attempts(unsigned long n, unsigned long wait_ms,
 	return got;
 }
 
+static int parse_ulong(const char *s, unsigned long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoul(s, &end, 0);
+	return errno || *end || end == s ? -1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long requested = 32, wait_ms = 0, reserve_mib = 0;
 	int keep = 0, one_by_one = 0, opt;
 	long obtained;
-	char *end;
 
 	while ((opt = getopt(argc, argv, "n:kaw:r:")) != -1) {
 		switch (opt) {
 		case 'r':
-			errno = 0;
-			reserve_mib = strtoul(optarg, &end, 0);
-			if (errno || *end || end == optarg)
+			if (parse_ulong(optarg, &reserve_mib))
 				goto usage;
 			break;
 		case 'a':
 			one_by_one = 1;
 			break;
 		case 'w':
-			errno = 0;
-			wait_ms = strtoul(optarg, &end, 0);
-			if (errno || *end || end == optarg)
+			if (parse_ulong(optarg, &wait_ms))
 				goto usage;
 			break;
 		case 'n':
-			errno = 0;
-			requested = strtoul(optarg, &end, 0);
-			if (errno || *end || end == optarg)
+			if (parse_ulong(optarg, &requested))
 				goto usage;
 			break;
 		case 'k':
