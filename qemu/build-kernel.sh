@@ -10,6 +10,10 @@
 # are cached in $FRAGVIEW_CACHE/kernel-<key>/, where <key> hashes everything
 # that can change the result, so a second call with the same inputs only
 # prints the cached path.  Progress and build logs go to stderr.
+# The FRAGVIEW_KEEP_BUILDS (default 8) most recently used builds are kept:
+# make check, bench and check-debug use up to seven kernels (patched and
+# unpatched, with checkers, jump labels or KASAN), and a build that
+# removes one another run is booting breaks that run.
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -18,10 +22,12 @@ SRC_TARBALL=/usr/src/linux-source-6.1.tar.xz
 PRISTINE=$CACHE/linux-source-6.1
 SERIES=$REPO/kernel-patches/series
 FRAGMENT=$REPO/qemu/kernel.config
-KEEP_BUILDS=4
+KEEP_BUILDS=${FRAGVIEW_KEEP_BUILDS:-8}
 
 say() { echo "==> $*" >&2; }
 die() { echo "build-kernel: error: $*" >&2; exit 1; }
+[[ $KEEP_BUILDS =~ ^[1-9][0-9]*$ ]] ||
+	die "FRAGVIEW_KEEP_BUILDS must be a positive number, not '$KEEP_BUILDS'"
 
 usage() {
 	echo "usage: $0 [--unpatched] [--extra-config FRAGMENT]..." >&2
