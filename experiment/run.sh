@@ -78,7 +78,11 @@ if [ -z "$kernel" ]; then
 fi
 initrd=$("$REPO/qemu/build-initramfs.sh") || die "initramfs build failed"
 config=$(dirname "$kernel")/config
-mkdir -p "$OUTDIR"
+# Boot private copies: the cache keeps only the last few kernels and
+# initramfs images, and a build elsewhere may evict these mid-run.
+mkdir -p "$OUTDIR/boot"
+cp "$kernel" "$OUTDIR/boot/bzImage"
+cp "$initrd" "$OUTDIR/boot/initramfs.cpio.gz"
 rm -rf "$DATA.new"
 mkdir -p "$DATA.new/runs"
 {
@@ -108,16 +112,32 @@ for r in $(seq 1 "$runs"); do
 		append="fv.exp.compaction=$c fv.exp.load=$load fv.exp.wait=$gap"
 		[ "$g" = on ] || append+=" page_group_by_mobility=off"
 		say "run $r/$runs: grouping $g, compaction $c (host load $(cut -d' ' -f1 /proc/loadavg))"
-		rm -rf "${OUTDIR:?}/$name"
-		b0=$(date +%s)
-		status=ok
-		"$REPO/qemu/run-guest.sh" --kernel "$kernel" --initrd "$initrd" \
-			--mem "$mem" --out "$OUTDIR/$name" \
-			--scenario exp-highalloc --append "$append" \
-			--timeout 900 >/dev/null || status=failed
-		python3 "$REPO/experiment/extract.py" "$OUTDIR/$name" "$name" \
-			"$g" "$c" "$r" "$status" $(( $(date +%s) - b0 )) \
-			"$DATA.new" || die "extract.py failed on $name"
+		# a boot that fails is kept (as NAME-failed) and done once more
+		for try in 1 2; do
+			rm -rf "${OUTDIR:?}/$name"
+			b0=$(date +%s)
+			status=ok
+			"$REPO/qemu/run-guest.sh" --kernel "$OUTDIR/boot/bzImage" \
+				--initrd "$OUTDIR/boot/initramfs.cpio.gz" \
+				--mem "$mem" --out "$OUTDIR/$name" \
+				--scenario exp-highalloc --append "$append" \
+				--timeout 900 >/dev/null || status=failed
+			[ $status = ok ] || [ $try = 2 ] || {
+				rm -rf "${OUTDIR:?}/$name-failed"
+				mkdir -p "$OUTDIR/$name"
+				mv "$OUTDIR/$name" "$OUTDIR/$name-failed"
+				python3 "$REPO/experiment/extract.py" \
+					"$OUTDIR/$name-failed" "$name-failed" "$g" "$c" \
+					"$r" failed $(( $(date +%s) - b0 )) "$DATA.new" ||
+					die "extract.py failed on $name-failed"
+				say "$name failed; once more"
+				continue
+			}
+			python3 "$REPO/experiment/extract.py" "$OUTDIR/$name" "$name" \
+				"$g" "$c" "$r" "$status" $(( $(date +%s) - b0 )) \
+				"$DATA.new" || die "extract.py failed on $name"
+			break
+		done
 	done
 done
 echo -e "wall_clock_seconds\t$(( $(date +%s) - t0 ))" >> "$DATA.new/provenance.tsv"
