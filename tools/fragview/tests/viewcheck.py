@@ -4,6 +4,7 @@
 
 usage: viewcheck.py pollution|free MAP.txt FACTS.json CENSUS
        viewcheck.py stats STATS.json FACTS.json
+       viewcheck.py facts REPORT.txt > FACTS.json
 
 MAP.txt is `fragview map --format txt --color pollution|free` of a
 `mkcapture.py census` capture at a time whose latest census is number
@@ -18,10 +19,16 @@ the generator's figures of the last census: blocks, pages, unmovable
 pages and blocks (the fleet figure, in permille), polluted blocks and
 foreign pages per block type.
 
+"facts" works the same figures out of `trace-cmd report` of a real
+capture (its mobility:pageblock_census lines, as the kernel's print
+format shows them): the facts of a guest capture, read apart from
+fragview.
+
 Prints one "ok"/"not ok" line; the status says it too.
 """
 import json
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -33,6 +40,55 @@ PPB = cellpfn.PPB
 def txt_glyphs(text):
     """pfn -> glyph of a txt map (cellpfn.py reads the rows)."""
     return cellpfn.txt_glyphs(text, zoned=False)
+
+
+# tracepoints/pageblock_census.md: the mobility of each count and type
+MOBILITY = {"lru": "movable", "movable_ops": "movable",
+            "slab_reclaimable": "reclaimable", "slab_unmovable": "unmovable",
+            "pgtable": "unmovable", "kernel": "unmovable"}
+MT_MOBILITY = {"Movable": "movable", "CMA": "movable",
+               "Reclaimable": "reclaimable", "Unmovable": "unmovable",
+               "HighAtomic": "unmovable"}
+PAGES = ["free", "lru", "movable_ops", "slab_reclaimable", "slab_unmovable",
+         "pgtable", "kernel", "free_pcp", "reserved", "offline"]
+CENSUS_LINE = re.compile(r"\s(\d+\.\d+): pageblock_census:\s+(.*)$")
+
+
+def facts_from_report(text):
+    """{"census": [...]} as mkcapture.py --facts writes it, per census
+    (seq) in the order they come, zones keyed "node/zone"."""
+    census = {}
+    for line in text.splitlines():
+        m = CENSUS_LINE.search(line)
+        if not m:
+            continue
+        f = dict(kv.split("=", 1) for kv in m.group(2).split())
+        seq, pfn, mt = int(f["seq"]), "0x%x" % int(f["pfn"], 16), f["mt"]
+        c = census.setdefault(seq, {"seq": seq, "at": m.group(1),
+                                    "foreign": {}, "free": {}, "mt": {},
+                                    "zones": {}})
+        pages = {}
+        for kind, mob in MOBILITY.items():
+            pages[mob] = pages.get(mob, 0) + int(f[kind])
+        own = MT_MOBILITY.get(mt)
+        foreign = sum(v for mob, v in pages.items() if own and mob != own)
+        c["foreign"][pfn], c["free"][pfn], c["mt"][pfn] = \
+            foreign, int(f["free"]), mt
+        z = c["zones"].setdefault("%s/%s" % (f["node"], f["zone"]), {
+            "blocks": 0, "pages": 0, "unmovable_pages": 0,
+            "unmovable_blocks": 0, "polluted": {}, "foreign": {}})
+        z["blocks"] += 1
+        z["pages"] += sum(int(f[k]) for k in PAGES)
+        z["unmovable_pages"] += pages["unmovable"]
+        z["unmovable_blocks"] += pages["unmovable"] > 0
+        if foreign:
+            z["polluted"][mt] = z["polluted"].get(mt, 0) + 1
+            z["foreign"][mt] = z["foreign"].get(mt, 0) + foreign
+    return {"census": [census[k] for k in sorted(census)]}
+
+
+def zone_key(name):
+    return name if "/" in name else "0/" + name
 
 
 def pollution_glyph(mt, foreign):
@@ -71,11 +127,12 @@ def check_stats(stats_path, facts):
     if not d or d["seq"] != census["seq"]:
         return "not ok - stats census: seq %s, want %d" % (
             d and d["seq"], census["seq"])
-    zones = {z["zone"]: z for z in d["zones"]}
-    if set(zones) != set(census["zones"]):
+    zones = {"%d/%s" % (z["node"], z["zone"]): z for z in d["zones"]}
+    wants = {zone_key(k): v for k, v in census["zones"].items()}
+    if set(zones) != set(wants):
         return "not ok - stats census: zones %s, want %s" % (
-            sorted(zones), sorted(census["zones"]))
-    for name, want in census["zones"].items():
+            sorted(zones), sorted(wants))
+    for name, want in wants.items():
         z = zones[name]
         pairs = [("blocks", z["blocks"], want["blocks"]),
                  ("pages", z["pages"], want["pages"]),
@@ -101,6 +158,10 @@ def check_stats(stats_path, facts):
 
 
 def main():
+    if sys.argv[1] == "facts":
+        json.dump(facts_from_report(open(sys.argv[2]).read()), sys.stdout,
+                  indent=1, sort_keys=True)
+        return 0
     if sys.argv[1] == "stats":
         line = check_stats(sys.argv[2], json.load(open(sys.argv[3])))
     else:
