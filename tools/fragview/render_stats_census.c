@@ -29,7 +29,7 @@ void census_stats_txt(FILE *out, const struct fv_stats *s)
 {
 	if (!s->nr_census_zones)
 		return;
-	fprintf(out, "\nCensus %u (mobility:pageblock_census) at %" PRIu64 ".%06"
+	fprintf(out, "\nCensus %u (mobility:pageblock_census) from %" PRIu64 ".%06"
 		PRIu64 " s: foreign pages are pages of another mobility than the block type's\n",
 		s->census[0].seq, s->census[0].ts / 1000000000,
 		s->census[0].ts % 1000000000 / 1000);

@@ -20,7 +20,15 @@ cd "$tmp" || exit 1
 ok() { echo "ok - color: $1"; }
 nok() { echo "not ok - color: $1"; shift; for l in "$@"; do echo "  $l" >&2; done; }
 fact() { python3 -c "import json,sys; f=json.load(open('$1')); print($2)"; }
-view() { python3 "$here/viewcheck.py" "$@" | sed 's/^\(n*o*t* *ok - \)/\1color: /'; }
+# view ARGS: tests/viewcheck.py's line; no line (it crashed) is a failure
+view() {
+	local line
+	line=$(python3 "$here/viewcheck.py" "$@" 2>&1 | tail -1)
+	case $line in
+	"ok - "* | "not ok - "*) echo "$line" | sed 's/^\(n*o*t* *ok - \)/\1color: /' ;;
+	*) echo "not ok - color: viewcheck.py $1 $2 gave no verdict: $line" ;;
+	esac
+}
 
 # expect NAME STATUS STDERR-LINE -- CMD...: exact status, exact stderr
 expect() {
@@ -153,8 +161,8 @@ expect "--color without its value" 64 \
 census_end() {
 	python3 - "$1" "$2" <<'PY'
 import re, sys
-t = [m.group(1) for m in (re.search(r"\s(\d+\.\d+): pageblock_census:.* seq=%s$"
-                                    % sys.argv[2], l.rstrip())
+t = [m.group(1) for m in (re.search(r"\s(\d+\.\d+): pageblock_census:.*\bseq=%s\b"
+                                    % sys.argv[2], l)
                           for l in open(sys.argv[1])) if m]
 print(t[-1])
 PY

@@ -130,13 +130,14 @@ EVENTS = {
         ("slab_reclaimable", U32), ("slab_unmovable", U32), ("pgtable", U32),
         ("kernel", U32), ("free_pcp", U32), ("reserved", U32),
         ("offline", U32), ("zone", U8), ("mt", U8)],
-        '"node=%d zone=%s pfn=0x%lx mt=%s free=%u chunks=%u lru=%u '
-        'movable_ops=%u slab_reclaimable=%u slab_unmovable=%u pgtable=%u '
-        'kernel=%u free_pcp=%u reserved=%u offline=%u seq=%u", REC->nid, ' +
-        sym("zone", ZONE_NAMES) + ", REC->pfn, " + sym("mt", MT_NAMES) +
-        ", REC->free, REC->free_chunks, REC->lru, REC->movable_ops, "
-        "REC->slab_reclaimable, REC->slab_unmovable, REC->pgtable, "
-        "REC->kernel, REC->free_pcp, REC->reserved, REC->offline, REC->seq"),
+        '"seq=%u pfn=0x%lx nid=%d zone=%s mt=%s free=%u free_chunks=%u '
+        'lru=%u movable_ops=%u slab_reclaimable=%u slab_unmovable=%u '
+        'pgtable=%u kernel=%u free_pcp=%u reserved=%u offline=%u", REC->seq, '
+        "REC->pfn, REC->nid, " + sym("zone", ZONE_NAMES) + ", " +
+        sym("mt", MT_NAMES) + ", REC->free, REC->free_chunks, REC->lru, "
+        "REC->movable_ops, REC->slab_reclaimable, REC->slab_unmovable, "
+        "REC->pgtable, REC->kernel, REC->free_pcp, REC->reserved, "
+        "REC->offline"),
 }
 
 # census.h: the mobility of each count, and of each block type

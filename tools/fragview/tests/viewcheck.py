@@ -74,7 +74,7 @@ def facts_from_report(text):
         foreign = sum(v for mob, v in pages.items() if own and mob != own)
         c["foreign"][pfn], c["free"][pfn], c["mt"][pfn] = \
             foreign, int(f["free"]), mt
-        z = c["zones"].setdefault("%s/%s" % (f["node"], f["zone"]), {
+        z = c["zones"].setdefault("%s/%s" % (f["nid"], f["zone"]), {
             "blocks": 0, "pages": 0, "unmovable_pages": 0,
             "unmovable_blocks": 0, "polluted": {}, "foreign": {}})
         z["blocks"] += 1
