@@ -30,6 +30,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "meminfo.h"
+
 #define PAGE_SIZE 4096UL
 #define PIPE_FILL (64 * 1024)	/* default pipe capacity: 16 pages */
 
@@ -119,40 +121,6 @@ static unsigned long parse_num(const char *s, const char *prog)
 		exit(2);
 	}
 	return v;
-}
-
-static unsigned long meminfo_kib(const char *field)
-{
-	char line[128];
-	unsigned long v = 0;
-	size_t len = strlen(field);
-	FILE *f = fopen("/proc/meminfo", "r");
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, field, len) && line[len] == ':') {
-			v = strtoul(line + len + 1, NULL, 10);
-			break;
-		}
-	fclose(f);
-	return v;
-}
-
-/* Sum of the zones' low watermarks, in MiB: below it kswapd wakes up. */
-static unsigned long low_watermarks_mib(void)
-{
-	char line[256];
-	unsigned long pages = 0, v;
-	FILE *f = fopen("/proc/zoneinfo", "r");
-
-	if (!f)
-		return 64;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, " low %lu", &v) == 1)
-			pages += v;
-	fclose(f);
-	return pages * PAGE_SIZE >> 20;
 }
 
 static long long now_ms(void)
