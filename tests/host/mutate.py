@@ -268,7 +268,41 @@ def census_slab_as_pgtable(L, side):
     return L
 
 
+OWNER = re.compile(r'^(\s*)(\S.*?-\d+)(\s+\[\d+\])')
+
+
+def _polluter(l):
+    m = OWNER.match(l)
+    return m and m.group(2).startswith('fv-polluter-')
+
+
+def blamed_elsewhere(L, side):
+    """The polluter's steals, flips and stacks given to another task (a
+    wrong pid, or the comm of another pid)."""
+    other = next((OWNER.match(l).group(2) for l in L if OWNER.match(l) and
+                  OWNER.match(l).group(2).startswith('fv-holder-')), 'kworker/0:1-23')
+    return [OWNER.sub(lambda m: m.group(1) + other + m.group(3), l) if _polluter(l) else l
+            for l in L]
+
+
+def stack_elsewhere(L, side):
+    """The polluter's stacks from another path than its write(2) (the
+    stack of another event, or frames resolved wrongly)."""
+    out, mine = [], False
+    wrong = {'pipe_write': 'do_anonymous_page', 'vfs_write': 'handle_mm_fault',
+             'ksys_write': 'exc_page_fault', '__x64_sys_write': 'asm_exc_page_fault'}
+    for l in L:
+        if ev(l):
+            mine = ev(l) == 'kernel_stack' and _polluter(l)
+        elif mine and l.startswith('=> '):
+            f = l[3:].split()[0]
+            l = l.replace(f, wrong.get(f, f), 1)
+        out.append(l)
+    return out
+
+
 DEFECTS = {f.__name__.replace('_', '-'): f for f in (
+    blamed_elsewhere, stack_elsewhere,
     high_order_as_movable, flip_in_wrong_zone, order_0_hugetlb, wrong_dst_mt,
     drop_one_flip, no_flips, truncated_snapshot, block_mt_is_alloc_mt, drop_drains_but_first,
     drain_wrong_node, drain_wrong_cpu, dup_success, missing_failure, isolate_outside,

@@ -141,6 +141,14 @@ case_ census-free-as-pcp census.py census.report.gz census.walk.txt \
 case_ census-slab-as-pgtable census.py census.report.gz census.walk.txt \
 	'census slab = kpageflags' -- --walk @SIDE@
 
+# the known culprit of the polluter scenario (qemu/guest/scenarios/polluter.sh)
+if [ -e "$F/polluter.report.gz" ]; then
+	case_ blamed-elsewhere blame.py polluter.report.gz - 'fv-polluter has the most steals' -- \
+		--min-steals 20
+	case_ stack-elsewhere blame.py polluter.report.gz - 'top stack .* has pipe_write' -- \
+		--min-steals 20
+fi
+
 echo "# defect -> caught (mutation of a real report; oracle; fixture; the failing check)"
 for row in "${table[@]}"; do
 	IFS='|' read -r d o fx c why <<<"$row"
