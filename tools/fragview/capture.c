@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* capture.c - a capture file into the model (and statistics). */
+#include "blame.h"
 #include "capture.h"
 #include "integrity.h"
 #include "stats.h"
@@ -8,6 +9,7 @@
 struct loader {
 	struct fv_model *m;
 	struct fv_stats *s;
+	struct fv_blame *b;
 	const struct fv_trace_info *info;	/* which events the file has */
 };
 
@@ -29,10 +31,30 @@ static int on_event(const struct fv_event *ev, void *ctx)
 
 	if (superseded(ev, l->info))
 		return 0;
+	if (l->b)
+		fv_blame_apply(l->b, ev);
+	if (ev->kind == FV_EV_STACK)
+		return 0;
 	if (fv_model_apply(l->m, ev))
 		return -1;
 	if (l->s)
 		fv_stats_apply(l->s, ev);
+	return 0;
+}
+
+static int on_comm(int32_t pid, const char *comm, void *ctx)
+{
+	struct loader *l = ctx;
+
+	fv_blame_add_comm(l->b, pid, comm);
+	return 0;
+}
+
+static int on_stack(uint32_t id, const char *frames, void *ctx)
+{
+	struct loader *l = ctx;
+
+	fv_blame_add_stack(l->b, id, frames);
 	return 0;
 }
 
@@ -55,7 +77,16 @@ static void warn_issues(const char *path, const struct fv_model *m)
 int load_capture(const char *path, struct fv_model *m, struct fv_stats *s,
 		 enum capture_need need, struct fv_trace_info *info)
 {
-	struct loader l = { .m = m, .s = s, .info = info };
+	return load_capture_blame(path, m, s, NULL, need, info);
+}
+
+int load_capture_blame(const char *path, struct fv_model *m,
+		       struct fv_stats *s, struct fv_blame *b,
+		       enum capture_need need, struct fv_trace_info *info)
+{
+	struct loader l = { .m = m, .s = s, .b = b, .info = info };
+	struct fv_trace_blame tb = { .comm = on_comm, .stack = on_stack,
+				     .ctx = &l };
 	bool mobility = false, stock;
 
 	/*
@@ -64,12 +95,14 @@ int load_capture(const char *path, struct fv_model *m, struct fv_stats *s,
 	 */
 	m->keep_hist = need == NEED_SNAPSHOT;
 	m->keep_steal_times = need == NEED_SNAPSHOT;	/* map --color steals */
-	if (fv_trace_read(path, info, on_event, &l))
+	if (fv_trace_read_blame(path, info, on_event, &l, b ? &tb : NULL))
 		return -1;
 	m->expect_snap_events = info->have[FV_EV_SNAPSHOT];
 	fv_model_finish(m);
 	if (s)
 		fv_stats_finish(s, m);
+	if (b)
+		fv_blame_finish(b, m->pageblock_order);
 
 	for (int k = FV_EV_STATE; k <= FV_EV_MIGRATE; k++)
 		mobility |= info->have[k];
@@ -84,13 +117,14 @@ int load_capture(const char *path, struct fv_model *m, struct fv_stats *s,
 		warn("%s: %llu records too short for their event format were skipped",
 		     path, (unsigned long long)info->nr_bad);
 	if (!mobility) {
-		if (need != NEED_ANY) {
+		if (need >= NEED_SNAPSHOT) {
 			warn("%s: stock-kernel capture (kmem/migrate events only): map and check need the mobility events of the patched kernel",
 			     path);
 			return -1;
 		}
-		warn("%s: stock-kernel capture: steals have no zone or node ('claimed' is change_ownership), no flips, drains or per-page migrations; map and check need the patched kernel",
-		     path);
+		if (need == NEED_ANY)
+			warn("%s: stock-kernel capture: steals have no zone or node ('claimed' is change_ownership), no flips, drains or per-page migrations; map and check need the patched kernel",
+			     path);
 		return 0;
 	}
 	if (need >= NEED_SNAPSHOT && !m->have_baseline) {

@@ -7,9 +7,12 @@
 #include "trace.h"
 
 struct fv_stats;
+struct fv_blame;
 
 enum capture_need {
 	NEED_ANY,		/* stats: whatever the capture has */
+	NEED_BLAME,		/* blame: the same, which says itself what a
+				 * stock-kernel capture lacks */
 	NEED_SNAPSHOT,		/* map: at least one pageblock_state snapshot */
 	NEED_TWO_SNAPSHOTS,	/* check */
 };
@@ -21,5 +24,13 @@ enum capture_need {
  */
 int load_capture(const char *path, struct fv_model *m, struct fv_stats *s,
 		 enum capture_need need, struct fv_trace_info *info);
+
+/*
+ * load_capture(), and, if b is not NULL, who did every steal and flip
+ * into b (finished): tasks, comms, kernel stacks (blame.h).
+ */
+int load_capture_blame(const char *path, struct fv_model *m,
+		       struct fv_stats *s, struct fv_blame *b,
+		       enum capture_need need, struct fv_trace_info *info);
 
 #endif /* FRAGVIEW_CAPTURE_H */

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* cmd_stats.c - "fragview stats": what moved, where, and why. */
+#include "blame.h"
 #include "capture.h"
 #include "fragview.h"
 #include "stats.h"
@@ -11,7 +12,9 @@ static const char about[] =
 "reason, pages per type), migrations by (reason, mode) with success rates\n"
 "and results, blocks per type and zone at the start and the end, and the\n"
 "unusable free space and fragmentation indices of mm/vmstat.c per order\n"
-"(estimated from the snapshots' per-block free pages and largest order).\n";
+"(estimated from the snapshots' per-block free pages and largest order),\n"
+"and the top polluters (tasks and call sites, as fragview blame ranks\n"
+"them) when the capture has the steals' tasks.\n";
 
 /* --format in the man page */
 static const char format_doc[] =
@@ -45,6 +48,7 @@ int cmd_stats(int argc, char **argv)
 	struct fv_trace_info info;
 	const struct renderer *r;
 	struct fv_stats *s;
+	struct fv_blame b;
 	struct fv_model m;
 	struct out out;
 	int ret;
@@ -53,14 +57,17 @@ int cmd_stats(int argc, char **argv)
 	r = pick_renderer("stats", format, false, output);
 
 	fv_model_init(&m);
+	fv_blame_init(&b);
 	s = fv_stats_new();
 	if (!s)
 		die("out of memory");
-	if (load_capture(path, &m, s, NEED_ANY, &info)) {
+	if (load_capture_blame(path, &m, s, &b, NEED_ANY, &info)) {
 		fv_stats_free(s);
+		fv_blame_free(&b);
 		fv_model_free(&m);
 		return EXIT_UNREADABLE;
 	}
+	s->blame = &b;
 	ret = out_open(&out, output);
 	if (!ret) {
 		if (r->stats(out.f, &m, s)) {
@@ -71,6 +78,7 @@ int cmd_stats(int argc, char **argv)
 		}
 	}
 	fv_stats_free(s);
+	fv_blame_free(&b);
 	fv_model_free(&m);
 	return ret ? EXIT_NO_OUTPUT : 0;
 }

@@ -21,6 +21,7 @@ static const struct command commands[] = {
 	{ "stats", cmd_stats, "steal, flip, drain and migration statistics" },
 	{ "check", cmd_check, "replay the first snapshot + flips against the last" },
 	{ "dump",  cmd_dump,  "draw a debugfs pageblock dump as a map" },
+	{ "blame", cmd_blame, "who polluted the blocks: steals and flips by task, stack, site" },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -96,6 +96,8 @@ enum fv_ev_kind {
 	FV_EV_SNAPSHOT,		/* mobility:pageblock_snapshot (ABI v2) */
 	FV_EV_LOST,		/* the ring buffer dropped events (reader) */
 	FV_EV_CENSUS,		/* mobility:pageblock_census */
+	FV_EV_STACK,		/* ftrace:kernel_stack right after a steal,
+				 * flip or extfrag on its CPU (blame only) */
 	FV_EV_NR,
 };
 const char *fv_ev_kind_name(enum fv_ev_kind k);	/* "state", "flip", ... */
@@ -139,6 +141,7 @@ struct fv_event {
 			uint64_t pfn, caller, gen;
 			int32_t nid;
 			uint8_t zone, old_mt, new_mt, reason;
+			int32_t pid;		/* common_pid: who was running */
 		} flip;
 		struct {		/* FV_EV_SNAPSHOT: a zone's begin or end */
 			uint64_t start_pfn, end_pfn, gen;
@@ -155,6 +158,7 @@ struct fv_event {
 			int32_t nid, free_moved, alike;	/* -1: unknown (EXTFRAG) */
 			uint8_t zone, order, fallback_order, alloc_mt, block_mt;
 			bool claimed;
+			int32_t pid;		/* common_pid: who was running */
 		} steal;
 		struct {		/* FV_EV_DRAIN */
 			int32_t nid;
@@ -168,6 +172,12 @@ struct fv_event {
 			int32_t result;		/* 0 or -errno */
 			uint8_t order, mode, reason, pass, src_mt, dst_mt;
 		} migrate;
+		struct {		/* FV_EV_STACK */
+			uint64_t of_ts;		/* the event it belongs to: */
+			uint32_t id;		/* the stack, as the reader
+						 * defined it (trace.h) */
+			uint8_t of_kind;	/* ... its ts and kind */
+		} stack;
 		struct {		/* FV_EV_MIGRATE_SUM */
 			uint64_t succeeded, failed;
 			uint8_t mode, reason;

@@ -45,7 +45,7 @@ static const char *const mr_names[FV_MR_NR] = {
 
 static const char *const kind_names[FV_EV_NR] = {
 	"state", "flip", "steal", "drain", "migrate", "extfrag", "migrate_sum",
-	"snapshot", "lost", "census",
+	"snapshot", "lost", "census", "stack",
 };
 
 static const char *const census_count_names[FV_CN_NR] = {

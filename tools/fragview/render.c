@@ -5,12 +5,12 @@
 #include "render.h"
 
 static const struct renderer renderers[] = {
-	{ "ansi", render_map_ansi, NULL },
-	{ "txt",  render_map_txt,  render_stats_txt },
-	{ "svg",  render_map_svg,  NULL },
-	{ "html", render_map_html, NULL },
-	{ "csv",  NULL,            render_stats_csv },
-	{ "json", NULL,            render_stats_json },
+	{ "ansi", render_map_ansi, NULL,             NULL },
+	{ "txt",  render_map_txt,  render_stats_txt, render_blame_txt },
+	{ "svg",  render_map_svg,  NULL,             NULL },
+	{ "html", render_map_html, NULL,             NULL },
+	{ "csv",  NULL,            render_stats_csv, render_blame_csv },
+	{ "json", NULL,            render_stats_json, render_blame_json },
 };
 
 #define NR_RENDERERS (sizeof(renderers) / sizeof(renderers[0]))

@@ -17,6 +17,18 @@
 
 struct fv_model;
 struct fv_stats;
+struct fv_blame;
+struct fv_blame_group;
+
+/* What "fragview blame" shows: a ranking and where it comes from. */
+struct blame_view {
+	const struct fv_blame *b;
+	const struct fv_blame_group *g;	/* the ranking, best first */
+	size_t nr;			/* groups in all */
+	size_t top;			/* rows to show (<= nr) */
+	int by;				/* enum fv_blame_by */
+	const char *title;		/* capture file name */
+};
 
 struct map_opts {
 	bool have_at;		/* --at given: draw the map at at_ts */
@@ -33,6 +45,7 @@ struct renderer {
 	/* return 0, or -1 with errno set / message printed by warn() */
 	int (*map)(FILE *out, const struct fv_model *m, const struct map_opts *o);
 	int (*stats)(FILE *out, const struct fv_model *m, const struct fv_stats *s);
+	int (*blame)(FILE *out, const struct blame_view *v);
 };
 
 const struct renderer *renderer_find(const char *name);
@@ -47,5 +60,17 @@ int render_map_html(FILE *out, const struct fv_model *m, const struct map_opts *
 int render_stats_txt(FILE *out, const struct fv_model *m, const struct fv_stats *s);
 int render_stats_csv(FILE *out, const struct fv_model *m, const struct fv_stats *s);
 int render_stats_json(FILE *out, const struct fv_model *m, const struct fv_stats *s);
+
+int render_blame_txt(FILE *out, const struct blame_view *v);
+int render_blame_csv(FILE *out, const struct blame_view *v);
+int render_blame_json(FILE *out, const struct blame_view *v);
+
+/*
+ * The top polluters (tasks and sites) for the stats renderers, when the
+ * capture has tasks (stats.blame set): a section of each format.
+ */
+void render_blame_stats_txt(FILE *out, const struct fv_blame *b);
+void render_blame_stats_csv(FILE *out, const struct fv_blame *b);
+void render_blame_stats_json(FILE *out, const struct fv_blame *b);
 
 #endif /* FRAGVIEW_RENDER_H */

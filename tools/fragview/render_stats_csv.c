@@ -9,6 +9,7 @@
 #include <inttypes.h>
 
 #include "integrity.h"
+#include "blame.h"
 #include "render.h"
 #include "render_stats_census.h"
 #include "stats.h"
@@ -182,5 +183,7 @@ int render_stats_csv(FILE *out, const struct fv_model *m, const struct fv_stats 
 		frag_rows(out, zs, "end", &zs->frag_end);
 	}
 	census_stats_csv(out, s, census_row);
+	if (s->blame && s->blame->nr_recs)
+		render_blame_stats_csv(out, s->blame);
 	return 0;
 }

@@ -8,6 +8,7 @@
 #include <inttypes.h>
 
 #include "integrity.h"
+#include "blame.h"
 #include "render.h"
 #include "render_stats_census.h"
 #include "stats.h"
@@ -153,6 +154,8 @@ int render_stats_json(FILE *out, const struct fv_model *m, const struct fv_stats
 	}
 	fputc(']', out);
 	census_stats_json(out, s);
+	if (s->blame && s->blame->nr_recs)
+		render_blame_stats_json(out, s->blame);
 	fputs("}\n", out);
 	return 0;
 }

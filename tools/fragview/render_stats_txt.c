@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "integrity.h"
+#include "blame.h"
 #include "render.h"
 #include "render_stats_census.h"
 #include "stats.h"
@@ -206,5 +207,7 @@ int render_stats_txt(FILE *out, const struct fv_model *m, const struct fv_stats 
 	migrations(out, s);
 	zones(out, s);
 	census_stats_txt(out, s);
+	if (s->blame && s->blame->nr_recs)
+		render_blame_stats_txt(out, s->blame);
 	return 0;
 }

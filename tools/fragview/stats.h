@@ -71,6 +71,8 @@ struct fv_zone_stats {
 	struct fv_frag frag_start, frag_end;
 };
 
+struct fv_blame;
+
 struct fv_stats {
 	/* raw tables, filled by fv_stats_apply() */
 	uint64_t flip_tab[FV_MT_NR][FV_MT_NR][FV_FLIP_NR];
@@ -102,6 +104,8 @@ struct fv_stats {
 	struct fv_census_zone *census;
 	size_t nr_census_zones;
 	bool finished;
+	/* who polluted (blame.h), set by the caller when the capture has it */
+	const struct fv_blame *blame;
 };
 
 /* Allocated, as it grows with the capture; never NULL (util.h). */

@@ -32,6 +32,7 @@
 #include <trace-cmd.h>
 #include <event-parse.h>
 
+#include "ksyms.h"
 #include "trace.h"
 #include "util.h"
 #include "wire.h"
@@ -208,6 +209,28 @@ struct event_dec {
 	struct field_dec fld[MAX_FIELDS];
 };
 
+/* blame: the distinct kernel stacks met, by their return addresses */
+struct stack_ent {
+	uint64_t hash;
+	uint64_t *addr;
+	uint32_t nr;			/* 0: empty slot */
+};
+
+struct stack_tab {
+	struct stack_ent *ent;
+	size_t cap, nr;			/* nr: ids given, 0..nr-1 */
+};
+
+/* blame: the pids whose comm was sent */
+struct pid_set {
+	int64_t *slot;			/* pid + 1; 0: empty */
+	size_t cap, nr;
+};
+
+#define MAX_STACK_FRAMES 64		/* the kernel records at most 64 too */
+#define MAX_STACKS (1 << 16)
+#define MAX_PIDS (1 << 20)
+
 /* where one CPU's records are, for dropping pages behind them */
 struct cpu_pos {
 	uint64_t last_off;		/* file offset of the last record read */
@@ -237,21 +260,44 @@ struct reader {
 	uintptr_t sys_page;		/* ours, for madvise(); 0: no advising */
 	unsigned int nr_reopens;
 	struct cpu_pos pos[MAX_CPUS];
+	/* blame (fv_trace_read_blame()) */
+	bool blame;
+	int stack_type;			/* ftrace:kernel_stack's id, -1: none */
+	int stack_nr_off, stack_nr_size;	/* its "size" field */
+	int stack_caller_off, long_size;	/* its "caller" array */
+	uint8_t pending[MAX_CPUS];	/* the CPU's last record: 1 + the kind
+					 * of our event it was, or 0 */
+	uint64_t pending_ts[MAX_CPUS];
+	struct ksyms *ksyms;		/* parsed at the first stack */
+	bool warned_ksyms;
+	struct stack_tab stacks;
+	struct pid_set pids;
 };
 
 /*
  * tracecmd_open() parses the capture's kallsyms and trace_printk formats
  * into the tep handle: two thirds of an open (~10 of 15 ms on a 1 GiB
- * guest's capture), for function names and bprint events fragview never
- * shows, and libtracecmd 1.3.1 has no flag to skip them.  These two
+ * guest's capture), for function names and bprint events fragview does
+ * not show, and libtracecmd 1.3.1 has no flag to skip them.  These two
  * definitions take the place of libtraceevent's (the executable's symbols
  * come first in the dynamic linker's search), so the sections are read
- * but not parsed.  Nothing else in fragview uses libtraceevent.
+ * but not parsed.  Nothing else in fragview uses libtraceevent's symbols.
+ * Only blame resolves kernel stacks: then the kallsyms text of the first
+ * open is kept, and ksyms.c parses it when the first stack comes.
  */
+static bool keep_kallsyms;
+static char *kallsyms_text;
+static size_t kallsyms_len;
+
 int tep_parse_kallsyms(struct tep_handle *tep, const char *kallsyms)
 {
 	(void)tep;
-	(void)kallsyms;
+	if (keep_kallsyms && kallsyms && !kallsyms_text) {
+		kallsyms_len = strlen(kallsyms);
+		kallsyms_text = malloc(kallsyms_len + 1);
+		if (kallsyms_text)
+			memcpy(kallsyms_text, kallsyms, kallsyms_len + 1);
+	}
 	return 0;
 }
 
@@ -702,6 +748,230 @@ static void drop_behind(struct reader *r, struct cpu_pos *c,
 	c->done = page;
 }
 
+/* ---- child: who did it (blame) ---- */
+
+/* Finds ftrace:kernel_stack, the records a stacktrace trigger writes. */
+static void setup_stacks(struct reader *r)
+{
+	struct tep_event *ev = tep_find_event_by_name(r->tep, "ftrace",
+						      "kernel_stack");
+	struct tep_format_field *nr, *caller;
+
+	r->stack_type = -1;
+	if (!ev)
+		return;
+	nr = tep_find_field(ev, "size");
+	caller = tep_find_field(ev, "caller");
+	r->long_size = tep_get_long_size(r->tep);
+	if (!nr || !caller || nr->size < 1 || nr->size > 8 ||
+	    (r->long_size != 4 && r->long_size != 8))
+		return;
+	r->stack_type = ev->id;
+	r->stack_nr_off = nr->offset;
+	r->stack_nr_size = nr->size;
+	r->stack_caller_off = caller->offset;
+}
+
+static uint64_t hash_addrs(const uint64_t *a, uint32_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (uint32_t i = 0; i < n; i++)
+		h = (h ^ a[i]) * 0x100000001b3ULL;
+	return h ? h : 1;
+}
+
+/* The id of the stack a[0..n) (a new one is added); -1: table full. */
+static long stack_id(struct stack_tab *t, const uint64_t *a, uint32_t n,
+		     bool *is_new)
+{
+	uint64_t h = hash_addrs(a, n);
+	size_t i;
+
+	*is_new = false;
+	if (2 * (t->nr + 1) > t->cap) {
+		struct stack_tab bigger = { .cap = t->cap ? 2 * t->cap : 256,
+					    .nr = t->nr };
+
+		if (t->nr >= MAX_STACKS)
+			goto find;
+		bigger.ent = xcalloc(bigger.cap, sizeof(*bigger.ent));
+		for (size_t j = 0; j < t->cap; j++) {
+			if (!t->ent[j].nr)
+				continue;
+			for (i = t->ent[j].hash & (bigger.cap - 1);
+			     bigger.ent[i].nr; i = (i + 1) & (bigger.cap - 1))
+				;
+			bigger.ent[i] = t->ent[j];
+		}
+		free(t->ent);
+		*t = bigger;
+	}
+find:
+	for (i = h & (t->cap - 1); t->ent[i].nr; i = (i + 1) & (t->cap - 1)) {
+		const struct stack_ent *e = &t->ent[i];
+
+		if (e->hash == h && e->nr == n &&
+		    !memcmp(e->addr, a, n * sizeof(*a)))
+			return e->addr[n];	/* the id, stored after them */
+	}
+	if (t->nr >= MAX_STACKS)
+		return -1;
+	t->ent[i].hash = h;
+	t->ent[i].nr = n;
+	t->ent[i].addr = xmalloc((n + 1) * sizeof(*a));
+	memcpy(t->ent[i].addr, a, n * sizeof(*a));
+	t->ent[i].addr[n] = t->nr;
+	*is_new = true;
+	return t->nr++;
+}
+
+/* Sends the frames of a new stack, resolved with the capture's kallsyms. */
+static void send_stack(struct reader *r, uint32_t id, const uint64_t *a,
+		       uint32_t n)
+{
+	static char buf[sizeof(struct wire_stack) + WIRE_MAX_STACK];
+	struct wire_stack hdr = { .id = id, .nr_frames = n };
+	size_t len = sizeof(hdr);
+
+	if (!r->ksyms) {
+		r->ksyms = ksyms_parse(kallsyms_text ? kallsyms_text : "",
+				       kallsyms_text ? kallsyms_len : 0);
+		if (!ksyms_count(r->ksyms) && !r->warned_ksyms) {
+			r->warned_ksyms = true;
+			send_text(r->fd, WIRE_WARN,
+				  "the capture has no kernel symbols (kallsyms): stack frames are addresses");
+		}
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		char frame[KSYM_FRAME_MAX];
+		size_t fl;
+
+		ksyms_format(r->ksyms, a[i], frame, sizeof(frame));
+		fl = strlen(frame);
+		if (len + fl + 1 > sizeof(buf))
+			break;
+		memcpy(buf + len, frame, fl);
+		buf[len + fl] = '\n';
+		len += fl + 1;
+	}
+	memcpy(buf, &hdr, sizeof(hdr));
+	send_msg(r->fd, WIRE_STACK, buf, len);
+}
+
+/*
+ * A kernel_stack record: if the CPU's record before it was a steal, flip
+ * or extfrag of ours, it is that event's stack (a trigger writes it right
+ * after the event, on the same CPU); any other is not ours to attribute.
+ */
+static void on_stack(struct reader *r, const struct tep_record *rec, int cpu)
+{
+	uint64_t a[MAX_STACK_FRAMES];
+	const uint8_t *data = rec->data;
+	unsigned long long nr;
+	uint32_t n = 0, avail;
+	struct fv_event *ev;
+	bool is_new;
+	long id;
+
+	if (cpu < 0 || cpu >= MAX_CPUS || !r->pending[cpu])
+		return;
+	if (rec->size < r->stack_caller_off ||
+	    rec->size < r->stack_nr_off + r->stack_nr_size)
+		goto done;
+	nr = tep_read_number(r->tep, data + r->stack_nr_off, r->stack_nr_size);
+	avail = (rec->size - r->stack_caller_off) / r->long_size;
+	if (nr > avail)
+		nr = avail;
+	for (unsigned long long i = 0; i < nr && n < MAX_STACK_FRAMES; i++) {
+		uint64_t v = tep_read_number(r->tep, data + r->stack_caller_off +
+					     i * r->long_size, r->long_size);
+
+		if (v == (r->long_size == 8 ? UINT64_MAX : UINT32_MAX))
+			break;		/* older kernels end the array so */
+		if (v)
+			a[n++] = v;
+	}
+	if (!n)
+		goto done;
+	id = stack_id(&r->stacks, a, n, &is_new);
+	if (id < 0)
+		goto done;
+	if (is_new)
+		send_stack(r, id, a, n);
+	ev = next_event(r);
+	ev->ts = rec->ts;
+	ev->cpu = cpu;
+	ev->kind = FV_EV_STACK;
+	ev->stack.id = id;
+	ev->stack.of_kind = r->pending[cpu] - 1;
+	ev->stack.of_ts = r->pending_ts[cpu];
+	push_event(r);
+done:
+	r->pending[cpu] = 0;
+}
+
+static bool pid_add(struct pid_set *s, int32_t pid)
+{
+	size_t i;
+
+	if (2 * (s->nr + 1) > s->cap) {
+		struct pid_set bigger = { .cap = s->cap ? 2 * s->cap : 256,
+					  .nr = s->nr };
+
+		if (s->nr >= MAX_PIDS)
+			return false;
+		bigger.slot = xcalloc(bigger.cap, sizeof(*bigger.slot));
+		for (size_t j = 0; j < s->cap; j++) {
+			if (!s->slot[j])
+				continue;
+			for (i = (uint64_t)s->slot[j] * 0x9e3779b97f4a7c15ULL >> 40 &
+				 (bigger.cap - 1);
+			     bigger.slot[i]; i = (i + 1) & (bigger.cap - 1))
+				;
+			bigger.slot[i] = s->slot[j];
+		}
+		free(s->slot);
+		*s = bigger;
+	}
+	for (i = (uint64_t)((int64_t)pid + 1) * 0x9e3779b97f4a7c15ULL >> 40 &
+		 (s->cap - 1);
+	     s->slot[i]; i = (i + 1) & (s->cap - 1))
+		if (s->slot[i] == (int64_t)pid + 1)
+			return false;
+	s->slot[i] = (int64_t)pid + 1;
+	s->nr++;
+	return true;
+}
+
+/*
+ * A steal, flip or extfrag: who ran (common_pid), its name once, and the
+ * CPU now waits for the event's stack.
+ */
+static void blame_event(struct reader *r, struct tep_record *rec, int cpu,
+			struct fv_event *ev)
+{
+	int32_t pid = tep_data_pid(r->tep, rec);
+
+	if (ev->kind == FV_EV_FLIP)
+		ev->flip.pid = pid;
+	else
+		ev->steal.pid = pid;
+	if (!r->blame)
+		return;
+	if (pid_add(&r->pids, pid)) {
+		struct wire_comm c = { .pid = pid };
+		const char *comm = tep_data_comm_from_pid(r->tep, pid);
+
+		strncpy(c.comm, comm ? comm : "<...>", sizeof(c.comm));
+		send_msg(r->fd, WIRE_COMM, &c, sizeof(c));
+	}
+	if (cpu >= 0 && cpu < MAX_CPUS) {
+		r->pending[cpu] = ev->kind + 1;
+		r->pending_ts[cpu] = rec->ts;
+	}
+}
+
 static int on_record(struct tracecmd_input *h, struct tep_record *rec,
 		     int cpu, void *data)
 {
@@ -743,6 +1013,15 @@ static int on_record(struct tracecmd_input *h, struct tep_record *rec,
 	} else {
 		type = tep_data_type(r->tep, rec);
 	}
+	if (r->blame) {
+		if (type == r->stack_type) {
+			on_stack(r, rec, cpu);
+			goto out;
+		}
+		/* any other record of the CPU: no stack for its last event */
+		if (cpu >= 0 && cpu < MAX_CPUS)
+			r->pending[cpu] = 0;
+	}
 	if (type < 0 || type > 65535 || !r->dec_of_id[type])
 		goto out;
 	d = &r->dec[r->dec_of_id[type] - 1];
@@ -755,6 +1034,9 @@ static int on_record(struct tracecmd_input *h, struct tep_record *rec,
 	ev->cpu = cpu;
 	ev->kind = d->spec->kind;
 	decode(d, rec->data, ev);
+	if (ev->kind == FV_EV_STEAL || ev->kind == FV_EV_FLIP ||
+	    ev->kind == FV_EV_EXTFRAG)
+		blame_event(r, rec, cpu, ev);
 	push_event(r);
 out:
 	return r->reopen ? -1 : 0;	/* stops tracecmd_iterate_events() */
@@ -849,6 +1131,8 @@ static int open_capture(struct reader *r)
 	for (size_t i = 0; i < NR_SPECS; i++)
 		if (setup_event(r, &specs[i]))
 			have |= 1u << specs[i].kind;
+	if (r->blame)
+		setup_stacks(r);
 	ps = tep_get_page_size(r->tep);
 	r->page_shift = ps > 0 && !(ps & (ps - 1)) ? __builtin_ctz(ps) : 12;
 	r->pages = 0;
@@ -904,7 +1188,8 @@ static void send_stats(int fd, const struct reader *r)
 		(unsigned long long)r->end.nr_records);
 }
 
-static void __attribute__((noreturn)) child_main(const char *path, int fd)
+static void __attribute__((noreturn)) child_main(const char *path, int fd,
+						     bool blame)
 {
 	static struct reader r;
 	struct wire_hello hello = { .version = WIRE_VERSION };
@@ -913,6 +1198,7 @@ static void __attribute__((noreturn)) child_main(const char *path, int fd)
 	quiet_child();
 	r.fd = fd;
 	r.path = path;
+	r.blame = keep_kallsyms = blame;
 	test_hook();
 	r.zpage = has_compressed_chunks(path);
 	r.max_pages = UINT64_MAX;
@@ -956,6 +1242,7 @@ struct parent {
 	struct fv_trace_info *info;
 	fv_event_fn fn;
 	void *ctx;
+	const struct fv_trace_blame *blame;
 	char error[WIRE_MAX_TEXT + 1];
 	bool have_end;
 };
@@ -974,6 +1261,22 @@ static int sink_event(const struct fv_event *ev, void *ctx)
 	struct parent *p = ctx;
 
 	return p->fn(ev, p->ctx);
+}
+
+static int sink_comm(int32_t pid, const char *comm, void *ctx)
+{
+	struct parent *p = ctx;
+
+	return p->blame && p->blame->comm ?
+	       p->blame->comm(pid, comm, p->blame->ctx) : 0;
+}
+
+static int sink_stack(uint32_t id, const char *frames, void *ctx)
+{
+	struct parent *p = ctx;
+
+	return p->blame && p->blame->stack ?
+	       p->blame->stack(id, frames, p->blame->ctx) : 0;
 }
 
 static void sink_text(bool error, const char *msg, void *ctx)
@@ -1102,11 +1405,20 @@ static void print_parent_stats(void)
 int fv_trace_read(const char *path, struct fv_trace_info *info,
 		  fv_event_fn fn, void *ctx)
 {
+	return fv_trace_read_blame(path, info, fn, ctx, NULL);
+}
+
+int fv_trace_read_blame(const char *path, struct fv_trace_info *info,
+			fv_event_fn fn, void *ctx,
+			const struct fv_trace_blame *b)
+{
 	static bool stats_registered;
-	struct parent p = { .path = path, .info = info, .fn = fn, .ctx = ctx };
+	struct parent p = { .path = path, .info = info, .fn = fn, .ctx = ctx,
+			    .blame = b };
 	struct wire_sink sink = {
 		.hello = sink_hello, .event = sink_event, .text = sink_text,
-		.end = sink_end, .ctx = &p,
+		.end = sink_end, .comm = sink_comm, .stack = sink_stack,
+		.ctx = &p,
 	};
 	int pipefd[2], status, ret;
 	pid_t pid;
@@ -1126,7 +1438,7 @@ int fv_trace_read(const char *path, struct fv_trace_info *info,
 		die("fork: %s", strerror(errno));
 	if (pid == 0) {
 		close(pipefd[0]);
-		child_main(path, pipefd[1]);
+		child_main(path, pipefd[1], b != NULL);
 	}
 	close(pipefd[1]);
 	ret = pump(&p, pipefd[0], &sink);

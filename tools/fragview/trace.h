@@ -35,4 +35,25 @@ typedef int (*fv_event_fn)(const struct fv_event *ev, void *ctx);
 int fv_trace_read(const char *path, struct fv_trace_info *info,
 		  fv_event_fn fn, void *ctx);
 
+/*
+ * Who polluted a block: with these, the reader also decodes the task
+ * (common_pid) of every steal, flip and extfrag, names each pid once
+ * from the capture's saved cmdlines (comm), and sends the kernel stack
+ * recorded right after such an event on its CPU (a stacktrace trigger's
+ * ftrace:kernel_stack) as an FV_EV_STACK event after it, whose id a
+ * stack() call defines (frames resolved with the capture's kallsyms;
+ * before or after the first event naming it).  Only then does the
+ * reader parse the capture's kallsyms, and only once it meets a stack.
+ */
+struct fv_trace_blame {
+	int (*comm)(int32_t pid, const char *comm, void *ctx);	/* !0: stop */
+	int (*stack)(uint32_t id, const char *frames, void *ctx);
+	void *ctx;
+};
+
+/* fv_trace_read(), and blame's extras to b (NULL: none). */
+int fv_trace_read_blame(const char *path, struct fv_trace_info *info,
+			fv_event_fn fn, void *ctx,
+			const struct fv_trace_blame *b);
+
 #endif /* FRAGVIEW_TRACE_H */

@@ -7,6 +7,9 @@
 
 #define MAX_PAYLOAD (WIRE_BATCH * sizeof(struct fv_event))
 
+_Static_assert(sizeof(struct wire_stack) + WIRE_MAX_STACK <= MAX_PAYLOAD,
+	       "a stack fits in a message");
+
 void wire_sanitize(struct fv_event *ev)
 {
 	uint8_t claimed;
@@ -22,6 +25,52 @@ static ssize_t bad(char *err, size_t errlen, const char *what)
 	return -1;
 }
 
+/* Control characters (but newlines, if keep_nl) become spaces. */
+static void printable(char *t, bool keep_nl)
+{
+	for (; *t; t++)
+		if (((unsigned char)*t < ' ' && !(keep_nl && *t == '\n')) ||
+		    (unsigned char)*t == 0x7f)
+			*t = ' ';
+}
+
+static int blame_message(const struct wire_hdr *h, const uint8_t *p,
+			 const struct wire_sink *s, char *err, size_t errlen)
+{
+	static char text[WIRE_MAX_STACK + 1];
+	struct wire_comm c;
+	struct wire_stack st;
+	int rc = 0;
+
+	if (h->tag == WIRE_COMM) {
+		char comm[WIRE_COMM_LEN + 1];
+
+		if (h->len != sizeof(c))
+			return bad(err, errlen, "bad comm");
+		memcpy(&c, p, sizeof(c));
+		memcpy(comm, c.comm, WIRE_COMM_LEN);
+		comm[WIRE_COMM_LEN] = '\0';
+		printable(comm, false);
+		if (s->comm)
+			rc = s->comm(c.pid, comm, s->ctx);
+	} else {
+		if (h->len < sizeof(st) ||
+		    h->len - sizeof(st) > WIRE_MAX_STACK)
+			return bad(err, errlen, "bad stack");
+		memcpy(&st, p, sizeof(st));
+		memcpy(text, p + sizeof(st), h->len - sizeof(st));
+		text[h->len - sizeof(st)] = '\0';
+		printable(text, true);
+		if (s->stack)
+			rc = s->stack(st.id, text, s->ctx);
+	}
+	if (rc) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
 static int one_message(const struct wire_hdr *h, const uint8_t *p,
 		       const struct wire_sink *s, struct wire_state *st,
 		       char *err, size_t errlen)
@@ -33,7 +82,8 @@ static int one_message(const struct wire_hdr *h, const uint8_t *p,
 
 	if (st->end)
 		return bad(err, errlen, "message after the end");
-	if (!st->hello && (h->tag == WIRE_EVENTS || h->tag == WIRE_END))
+	if (!st->hello && (h->tag == WIRE_EVENTS || h->tag == WIRE_END ||
+			   h->tag == WIRE_COMM || h->tag == WIRE_STACK))
 		return bad(err, errlen, "no hello");
 	switch (h->tag) {
 	case WIRE_HELLO:
@@ -69,14 +119,15 @@ static int one_message(const struct wire_hdr *h, const uint8_t *p,
 		memcpy(text, p, h->len);
 		text[h->len] = '\0';
 		/* one line, printable: it goes straight to the terminal */
-		for (char *c = text; *c; c++)
-			if ((unsigned char)*c < ' ' || (unsigned char)*c == 0x7f)
-				*c = ' ';
+		printable(text, false);
 		if (s->text)
 			s->text(h->tag == WIRE_ERROR, text, s->ctx);
 		if (h->tag == WIRE_ERROR)
 			st->end = true;
 		return 0;
+	case WIRE_COMM:
+	case WIRE_STACK:
+		return blame_message(h, p, s, err, errlen);
 	case WIRE_END:
 		if (h->len != sizeof(end))
 			return bad(err, errlen, "bad end");

@@ -24,10 +24,14 @@ enum wire_tag {
 	WIRE_WARN,		/* text: a warning to pass on */
 	WIRE_ERROR,		/* text: why the reader gave up */
 	WIRE_END,		/* struct wire_end: the stream is complete */
+	WIRE_COMM,		/* struct wire_comm: a task's name (blame) */
+	WIRE_STACK,		/* struct wire_stack + frames text (blame) */
 };
 
-#define WIRE_VERSION 1
+#define WIRE_VERSION 2
 #define WIRE_MAX_TEXT 512
+#define WIRE_MAX_STACK 8192	/* bytes of a stack's frames text */
+#define WIRE_COMM_LEN 16	/* TASK_COMM_LEN */
 #define WIRE_BATCH 1024		/* events per WIRE_EVENTS message (<= 64 KiB) */
 
 struct wire_hdr {
@@ -47,11 +51,31 @@ struct wire_end {
 	uint64_t nr_missed;	/* records after a ring-buffer overrun */
 };
 
+/*
+ * Sent, when the command asked for them, before the first event that
+ * needs them: the name of a pid (from the capture's saved cmdlines) and
+ * the frames of a kernel stack that FV_EV_STACK events refer to by id,
+ * "function+0xoffset" innermost first, one per line.
+ */
+struct wire_comm {
+	int32_t pid;
+	char comm[WIRE_COMM_LEN];	/* need not be terminated */
+};
+
+struct wire_stack {
+	uint32_t id;
+	uint32_t nr_frames;
+	/* followed by the frames text, at most WIRE_MAX_STACK bytes */
+};
+
 struct wire_sink {
 	int (*hello)(const struct wire_hello *h, void *ctx);
 	int (*event)(const struct fv_event *ev, void *ctx);	/* !0: stop */
 	void (*text)(bool error, const char *msg, void *ctx);
 	void (*end)(const struct wire_end *e, void *ctx);
+	/* comm: printable, terminated; frames: printable lines */
+	int (*comm)(int32_t pid, const char *comm, void *ctx);	/* !0: stop */
+	int (*stack)(uint32_t id, const char *frames, void *ctx);
 	void *ctx;
 };
 

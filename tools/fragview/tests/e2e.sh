@@ -19,29 +19,11 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
 
-ok() { echo "ok - $1"; }
-nok() { echo "not ok - $1"; shift; for l in "$@"; do echo "  $l" >&2; done; }
-
-# expect NAME STATUS STDERR-LINE -- CMD...: exact status, exact stderr
-expect() {
-	local name=$1 want_rc=$2 want_err=$3
-	shift 4
-	"$@" >out.txt 2>err.txt
-	local rc=$?
-	local err
-	err=$(cat err.txt)
-	if [ "$rc" = "$want_rc" ] && [ "$err" = "$want_err" ]; then
-		ok "$name"
-	else
-		nok "$name" "status $rc (want $want_rc)" "stderr: $err" \
-			"want:   $want_err"
-	fi
-}
+# shellcheck source=tools/fragview/tests/e2e-lib.sh
+. "$here/e2e-lib.sh"
 
 # fact FILE.json EXPR: a value from a mkcapture facts file
 fact() { python3 -c "import json,sys; f=json.load(open('$1')); print($2)"; }
-# jq-less JSON lookups in fragview's stats output
-jget() { python3 -c "import json,sys; d=json.load(open('$1')); print($2)"; }
 
 mk() { python3 "$here/mkcapture.py" "$@" 2>/dev/null; }
 
@@ -445,6 +427,9 @@ done
 
 # ---- damaged copies of a capture: never a crash, never a hang
 python3 "$here/mutate.py" "$fv" mob.dat 200 | tail -1
+
+# ---- blame: the real polluter capture, captures without stacks, stock
+"$here/e2e-blame.sh" "$fv"
 
 # ---- man pages: OPTIONS from the option tables, every -h option in them
 "$here/man-sync.sh" "$fv"

@@ -9,15 +9,21 @@
  * picks the entry point, the rest is its input:
  *   0: a debugfs pageblock dump (dump.c), then model, stats, check;
  *   1: the reader child's byte stream (wire.c) into model and stats;
- *   2: raw fv_event records straight into the model and stats.
+ *   2: raw fv_event records straight into the model and stats;
+ *   3: the text of a capture's kallsyms (ksyms.c), resolved at the
+ *      addresses of its own symbols and around them.
  * The model is then replayed at several times and the stats rendered
- * (input byte 0 / 3 picks txt, csv or json).
+ * (input byte 0 / 3 picks txt, csv or json); blame (blame.c) takes the
+ * same events, and from the stream its comms and stacks, and is ranked
+ * and rendered in the same format.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../blame.h"
 #include "../dump.h"
+#include "../ksyms.h"
 #include "../model.h"
 #include "../render.h"
 #include "../stats.h"
@@ -26,21 +32,64 @@
 struct sinkctx {
 	struct fv_model *m;
 	struct fv_stats *s;
+	struct fv_blame *b;
 };
 
 static int on_event(const struct fv_event *ev, void *ctx)
 {
 	struct sinkctx *c = ctx;
 
+	fv_blame_apply(c->b, ev);
 	if (fv_model_apply(c->m, ev))
 		return -1;
 	fv_stats_apply(c->s, ev);
 	return 0;
 }
 
+static int on_comm(int32_t pid, const char *comm, void *ctx)
+{
+	struct sinkctx *c = ctx;
+
+	fv_blame_add_comm(c->b, pid, comm);
+	return 0;
+}
+
+static int on_stack(uint32_t id, const char *frames, void *ctx)
+{
+	struct sinkctx *c = ctx;
+
+	fv_blame_add_stack(c->b, id, frames);
+	return 0;
+}
+
 static FILE *devnull;
 
-static void exercise(struct fv_model *m, struct fv_stats *s, unsigned int which)
+static void exercise_blame(struct fv_blame *b, const struct fv_model *m,
+			   unsigned int which)
+{
+	static int (*const render[])(FILE *, const struct blame_view *) = {
+		render_blame_txt, render_blame_csv, render_blame_json,
+	};
+
+	(void)m;
+	for (int by = 0; by < 3; by++) {
+		struct blame_view v = { .b = b, .by = by, .title = "fuzz" };
+		struct fv_blame_group *g;
+
+		v.nr = fv_blame_rank(b, by, &g);
+		v.g = g;
+		v.top = v.nr;
+		for (size_t i = 0; i < v.nr; i++)
+			if (g[i].steals + g[i].flips != g[i].events ||
+			    g[i].polluted + g[i].claimed > g[i].steals)
+				abort();	/* counts must add up */
+		render[which](devnull, &v);
+		free(g);
+	}
+}
+
+static void exercise(struct fv_model *m, struct fv_stats *s,
+		     struct fv_blame *b, unsigned int which)
 {
 	struct fv_mismatch *mm;
 	struct fv_check chk;
@@ -50,6 +99,8 @@ static void exercise(struct fv_model *m, struct fv_stats *s, unsigned int which)
 	m->expect_snap_events = true;	/* incomplete snapshots are reported */
 	fv_model_finish(m);
 	fv_stats_finish(s, m);
+	fv_blame_finish(b, m->pageblock_order);
+	s->blame = b;
 	mt = malloc(m->nr_blocks + 1);
 	mm = malloc((m->nr_blocks + 1) * sizeof(*mm));
 	fv_model_types_at(m, 0, mt);
@@ -85,6 +136,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fv_model m;
 	struct fv_stats *s;
+	struct fv_blame b;
 	struct sinkctx ctx;
 
 	if (!size)
@@ -94,9 +146,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fv_model_init(&m);
 	m.keep_hist = true;	/* the per-block rings are model code too */
 	s = fv_stats_new();
-	ctx = (struct sinkctx){ &m, s };
+	fv_blame_init(&b);
+	ctx = (struct sinkctx){ &m, s, &b };
 
-	switch (data[0] % 3) {
+	switch (data[0] % 4) {
 	case 0: {
 		FILE *f = fmemopen((void *)(data + 1), size - 1 ? size - 1 : 1, "r");
 		struct fv_dump d;
@@ -113,11 +166,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		break;
 	}
 	case 1: {
-		struct wire_sink sink = { .event = on_event, .ctx = &ctx };
+		struct wire_sink sink = { .event = on_event, .comm = on_comm,
+					  .stack = on_stack, .ctx = &ctx };
 		struct wire_state st = { 0 };
 		char err[WIRE_MAX_TEXT];
 
 		wire_decode(data + 1, size - 1, &sink, &st, err, sizeof(err));
+		break;
+	}
+	case 3: {
+		struct ksyms *k = ksyms_parse((const char *)data + 1, size - 1);
+		char frame[KSYM_FRAME_MAX];
+
+		for (size_t off = 1; off + 8 <= size; off += 8) {
+			uint64_t a;
+
+			memcpy(&a, data + off, 8);
+			ksyms_format(k, a, frame, sizeof(frame));
+			if (!memchr(frame, '\0', sizeof(frame)))
+				abort();
+		}
+		ksyms_format(k, 0, frame, sizeof(frame));
+		ksyms_format(k, UINT64_MAX, frame, sizeof(frame));
+		ksyms_free(k);
 		break;
 	}
 	case 2:
@@ -131,8 +202,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		break;
 	}
-	exercise(&m, s, data[0] / 3 % 3);
+	exercise(&m, s, &b, data[0] / 3 % 3);
+	exercise_blame(&b, &m, data[0] / 3 % 3);
 	fv_stats_free(s);
+	fv_blame_free(&b);
 	fv_model_free(&m);
 	return 0;
 }

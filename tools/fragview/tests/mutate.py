@@ -3,8 +3,9 @@
 """Run fragview on ~200 damaged copies of a real capture.
 
 Truncations at many offsets and byte flips (header, event formats and
-ring-buffer data alike).  Every run must end with exit status 0-3 (check:
-exact, mismatch, cannot be exact, unreadable; stats: 0 or 3) - never a
+ring-buffer data alike), read in turn by check, stats and blame.  Every
+run must end with exit status 0-3 (check: exact, mismatch, cannot be
+exact, unreadable; stats, blame: 0 or 3) - never a
 signal, never a hang - and an unreadable capture must say why in one
 "fragview: FILE: ..." line.  libtracecmd does crash on some of these:
 that is what the reader child is for.
@@ -49,7 +50,7 @@ def main():
         for i, (what, blob) in enumerate(mutants(data, n, rng)):
             with open(path, "wb") as f:
                 f.write(blob)
-            cmd = ["check", "stats"][i % 2]
+            cmd = ["check", "stats", "blame"][i % 3]
             try:
                 p = subprocess.run([fragview, cmd, path], env=env,
                                    stdout=subprocess.DEVNULL,
@@ -64,7 +65,7 @@ def main():
                 bad = "exit status %d" % p.returncode
             elif any(not l.startswith("fragview: ") for l in err):
                 bad = "stray stderr output: %r" % err
-            elif p.returncode == 3 and cmd == "stats" and \
+            elif p.returncode == 3 and cmd != "check" and \
                     not (err and err[-1].startswith("fragview: " + path)):
                 bad = "no one-line error: %r" % err
             if bad:
