@@ -2,6 +2,7 @@
 /* cmd_map.c - "fragview map": the pageblock map of a capture. */
 #include <string.h>
 
+#include "blame.h"
 #include "capture.h"
 #include "fragview.h"
 #include "opts.h"
@@ -129,6 +130,7 @@ int cmd_map(int argc, char **argv)
 	};
 	struct fv_trace_info info;
 	const struct renderer *r;
+	struct fv_blame b;
 	struct fv_model m;
 	int ret;
 
@@ -137,7 +139,12 @@ int cmd_map(int argc, char **argv)
 	o.title = path;
 
 	fv_model_init(&m);
-	ret = load_capture(path, &m, NULL, NEED_SNAPSHOT, &info);
+	fv_blame_init(&b);
+	/* the HTML block details say who stole from and flipped a block */
+	ret = load_capture_blame(path, &m, NULL, r->map == render_map_html ?
+				 &b : NULL, NEED_SNAPSHOT, &info);
+	if (b.nr_recs)
+		o.blame = &b;
 	if (!ret && o.have_at) {
 		if (at.relative)
 			o.at_ts += m.first_ts;
@@ -151,10 +158,12 @@ int cmd_map(int argc, char **argv)
 	}
 	if (ret || check_zone_filter(path, &m, &o) ||
 	    check_color(path, &m, &info, o.color)) {
+		fv_blame_free(&b);
 		fv_model_free(&m);
 		return EXIT_UNREADABLE;
 	}
 	ret = write_map(r, output, &m, &o);
+	fv_blame_free(&b);
 	fv_model_free(&m);
 	return ret ? EXIT_NO_OUTPUT : 0;
 }

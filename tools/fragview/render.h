@@ -38,6 +38,7 @@ struct map_opts {
 	int width;		/* terminal columns for ansi/txt (0: 80) */
 	int color;		/* enum map_color (render_map_color.h) */
 	const char *title;	/* capture file name, shown in headers */
+	const struct fv_blame *blame;	/* who stole and flipped (html), or NULL */
 };
 
 struct renderer {
@@ -72,5 +73,13 @@ int render_blame_json(FILE *out, const struct blame_view *v);
 void render_blame_stats_txt(FILE *out, const struct fv_blame *b);
 void render_blame_stats_csv(FILE *out, const struct fv_blame *b);
 void render_blame_stats_json(FILE *out, const struct fv_blame *b);
+
+/*
+ * The HTML map's ",\"blame\":{...}" member: for each emitted block
+ * (newidx: model block -> emitted index, -1: not shown) its latest steals
+ * and flips with task and stack (render_map_html_blame.c).
+ */
+void html_put_blame(FILE *out, const struct fv_model *m,
+		    const struct fv_blame *b, const int32_t *newidx, uint64_t t0);
 
 #endif /* FRAGVIEW_RENDER_H */

@@ -29,7 +29,8 @@
  * opens.
  */
 extern const char fv_html_css[], fv_html_body[], fv_html_js[],
-		  fv_html_charts_js[], fv_html_views_js[];
+		  fv_html_charts_js[], fv_html_views_js[],
+		  fv_html_blame_js[];
 
 struct html_ctx {
 	FILE *out;
@@ -359,6 +360,8 @@ static void put_data(struct html_ctx *c, const struct map_opts *o)
 	put_buckets(c);
 	put_check(c);
 	html_put_views(c->out, m, c->newidx, c->t0, o->color);
+	if (o->blame)
+		html_put_blame(c->out, m, o->blame, c->newidx, c->t0);
 	fputs("}\n", c->out);
 }
 
@@ -416,6 +419,8 @@ int render_map_html(FILE *out, const struct fv_model *m,
 	fputs(fv_html_charts_js, out);
 	fputs("</script>\n<script>\n", out);
 	fputs(fv_html_views_js, out);
+	fputs("</script>\n<script>\n", out);
+	fputs(fv_html_blame_js, out);
 	fputs("</script>\n<script>\n", out);
 	fputs(fv_html_js, out);
 	fputs("</script>\n</body>\n</html>\n", out);

@@ -526,6 +526,7 @@ function blockInfo(i) {
 			" pages, largest order " + D.lorder[i]]);
 	return rows;
 }
+const blame = window.fvBlame ? window.fvBlame(D, { esc, secs }) : null;
 function showDetails(i, keep) {
 	const rows = blockInfo(i);
 	let h = "<table>" + rows.map((r) => "<tr><th>" + esc(r[0]) + "</th><td>" +
@@ -536,6 +537,8 @@ function showDetails(i, keep) {
 		(hist.length ? hist.map(histRow).join("") :
 			"<tr><td colspan=3 class=\"hint\">no steal, flip or migration</td></tr>") +
 		"</table></div>";
+	if (blame)
+		h += blame.section(i);
 	if (!keep || selected === i)
 		$("fv-details").innerHTML = h;
 }
@@ -785,6 +788,8 @@ window.fragview = {
 	selected: () => selected,
 	lastFlipBlock: () => applied > 0 ? fB[applied - 1] : -1,
 	histLen: (i) => (D.hist[i] || []).length,
+	blameLen: (i) => (D.blame && D.blame.blocks[i] || []).length,
+	blameStacks: () => (D.blame ? D.blame.stacks.length : 0),
 	checkMismatches: () => checkWant.reduce((n, v) => n + (v >= 0), 0),
 	blockPfnText: (i) => hex(pfn[i]),
 	replayMismatch: () => replayMismatch,

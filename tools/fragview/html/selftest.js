@@ -254,6 +254,26 @@ window.fragviewSelftest = function () {
 		fv.select(-1);
 		return rows === fv.histLen(best) || rows + " rows, want " + fv.histLen(best);
 	});
+	check("blame-panel", () => {
+		/* the block with the most steals and flips by a known task */
+		let best = -1;
+		for (let i = 0; i < fv.nrBlocks; i++)
+			if (fv.blameLen(i) > (best < 0 ? 0 : fv.blameLen(best)))
+				best = i;
+		if (best < 0)
+			return { skip: "the capture has no steal or flip with its task" };
+		fv.select(best);
+		const rows = document.querySelectorAll("#fv-details .fv-blame > ul > li");
+		const stacks = document.querySelectorAll("#fv-details .fv-stack li.site");
+		const who = document.querySelector("#fv-details .fv-who");
+		fv.select(-1);
+		/* with stacks in the capture, the site frames are marked */
+		return (rows.length === fv.blameLen(best) && who &&
+			(stacks.length > 0 || !fv.blameStacks()) &&
+			/-[0-9]+$/.test(who.textContent)) ||
+			rows.length + " rows, want " + fv.blameLen(best) + ", " +
+			stacks.length + " marked sites";
+	});
 	check("busiest-blocks", () => {
 		const rows = document.querySelectorAll("#fv-hot tr.blk");
 		if (!rows.length)

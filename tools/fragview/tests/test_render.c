@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../blame.h"
 #include "../model.h"
 #include "../render.h"
 #include "builders.h"
@@ -583,9 +584,12 @@ static void html_map(void)
 	/* self-contained: nothing to fetch */
 	CHECK(!strstr(t, "http://") && !strstr(t, "https://"));
 	CHECK(!strstr(t, "<link") && !strstr(t, " src=") && !strstr(t, "@import"));
-	/* the title cannot break out of <title> or the JSON <script> */
-	CHECK_EQ(count_str(t, "<script"), 4);
-	CHECK_EQ(count_str(t, "</script>"), 4);
+	/* the title cannot break out of <title> or the JSON <script>:
+	 * the data, charts.js, views.js, blame.js, fragview.js */
+	CHECK_EQ(count_str(t, "<script"), 5);
+	CHECK_EQ(count_str(t, "</script>"), 5);
+	/* no tasks in the model: no blame data */
+	CHECK(!strstr(t, "\"blame\":{"));
 	/* html/selftest.js is test code: tests/html/run.sh adds it */
 	CHECK(!strstr(t, "fragviewSelftest = function"));
 	CHECK(strstr(t, "<title>fragview: x&lt;/script&gt;&lt;script&gt;"));
@@ -621,6 +625,40 @@ static void html_map(void)
 	CHECK(strstr(t, "data-blocks=\"8\""));
 	CHECK(strstr(t, "\"flipB\":[]"));
 	free(t);
+}
+
+/* who stole from a block: its steals with task and stack in the data */
+static void html_blame(void)
+{
+	struct map_opts o = opts();
+	struct fv_event ev = { .ts = fix.first_ts + 1, .cpu = 0,
+			       .kind = FV_EV_STEAL };
+	struct fv_event st = { .ts = fix.first_ts + 1, .cpu = 0,
+			       .kind = FV_EV_STACK };
+	struct fv_blame b;
+	char want[64];
+	int ret;
+	char *t;
+
+	fv_blame_init(&b);
+	ev.steal.block_pfn = fix.blocks[3].pfn;
+	ev.steal.pid = 42;
+	st.stack.of_ts = ev.ts;
+	st.stack.of_kind = FV_EV_STEAL;
+	fv_blame_apply(&b, &ev);
+	fv_blame_apply(&b, &st);
+	fv_blame_add_comm(&b, 42, "fv-\"polluter");
+	fv_blame_add_stack(&b, 0, "__alloc_pages+0x1\npipe_write+0x2\n");
+	fv_blame_finish(&b, fix.pageblock_order);
+	o.blame = &b;
+	t = render(render_map_html, &fix, &o, &ret);
+	CHECK_EQ(ret, 0);
+	CHECK(strstr(t, "\"tasks\":{\"42\":\"fv-\\\"polluter\"}"));
+	CHECK(strstr(t, "\"stacks\":[[\"__alloc_pages+0x1\",\"pipe_write+0x2\"]],\"site\":[1]"));
+	snprintf(want, sizeof(want), "\"blocks\":{\"3\":[[1,%d,42,0,", FV_EV_STEAL);
+	CHECK(strstr(t, want));
+	free(t);
+	fv_blame_free(&b);
 }
 
 /* Visible columns of a line: escape sequences take no room. */
@@ -1025,6 +1063,7 @@ int main(int argc, char **argv)
 	RUN(ansi_colours);
 	RUN(svg_map);
 	RUN(html_map);
+	RUN(html_blame);
 	RUN(ansi_fits_width);
 	RUN(deterministic_output);
 	RUN(legend_counts);

@@ -354,6 +354,22 @@ else
 	not_ok "census: tests/mkcapture.py census failed (see $out/mkcapture.log)"
 fi
 
+# --- a real capture with the steals' tasks and stacks: who did it ---
+polluter=$top/tests/fixtures/v2-polluter.dat
+if [ -z "$FRAGVIEW_CAPTURE" ] && [ -e "$polluter" ]; then
+	capture_test polluter "$polluter"
+	if grep -q '^PASS blame-panel' "$out/polluter.selftest"; then
+		ok "polluter: the block details name fv-polluter, with its stack"
+	else
+		not_ok "polluter: no blame in the block details (see $out/polluter.selftest)"
+	fi
+	if grep -q 'class="fv-who">fv-polluter-' "$out/polluter.dom"; then
+		ok "polluter: the page names fv-polluter"
+	else
+		not_ok "polluter: fv-polluter not on the page"
+	fi
+fi
+
 # --- 1 M events: size and speed (figures reported, not judged) ---
 if [ "${FRAGVIEW_HTML_BIG:-1}" != 0 ]; then
 	start=$(date +%s%N)
