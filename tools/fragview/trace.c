@@ -204,6 +204,7 @@ struct event_dec {
 	int nr_fields;
 	int min_size;			/* record bytes the fields need */
 	uint8_t flags;			/* FV_EVF_* of the optional fields present */
+	bool who;			/* steal, flip, extfrag: blame_event() */
 	int nr_ops;
 	struct field_op ops[MAX_FIELDS];
 	struct field_dec fld[MAX_FIELDS];
@@ -498,6 +499,8 @@ static bool setup_event(struct reader *r, const struct event_spec *spec)
 	memset(d, 0, sizeof(*d));
 	d->spec = spec;
 	d->id = ev->id;
+	d->who = spec->kind == FV_EV_STEAL || spec->kind == FV_EV_FLIP ||
+		 spec->kind == FV_EV_EXTFRAG;
 	for (int i = 0; i < MAX_FIELDS && spec->fields[i].name; i++) {
 		struct field_dec *fd = &d->fld[i];
 		struct tep_format_field *f = tep_find_any_field(ev, spec->fields[i].name);
@@ -864,7 +867,8 @@ static void send_stack(struct reader *r, uint32_t id, const uint64_t *a,
  * or extfrag of ours, it is that event's stack (a trigger writes it right
  * after the event, on the same CPU); any other is not ours to attribute.
  */
-static void on_stack(struct reader *r, const struct tep_record *rec, int cpu)
+static void __attribute__((noinline))
+on_stack(struct reader *r, const struct tep_record *rec, int cpu)
 {
 	uint64_t a[MAX_STACK_FRAMES];
 	const uint8_t *data = rec->data;
@@ -948,8 +952,9 @@ static bool pid_add(struct pid_set *s, int32_t pid)
  * A steal, flip or extfrag: who ran (common_pid), its name once, and the
  * CPU now waits for the event's stack.
  */
-static void blame_event(struct reader *r, struct tep_record *rec, int cpu,
-			struct fv_event *ev)
+static void __attribute__((noinline))
+blame_event(struct reader *r, struct tep_record *rec, int cpu,
+	    struct fv_event *ev)
 {
 	int32_t pid = tep_data_pid(r->tep, rec);
 
@@ -1013,7 +1018,7 @@ static int on_record(struct tracecmd_input *h, struct tep_record *rec,
 	} else {
 		type = tep_data_type(r->tep, rec);
 	}
-	if (r->blame) {
+	if (__builtin_expect(r->blame, 0)) {
 		if (type == r->stack_type) {
 			on_stack(r, rec, cpu);
 			goto out;
@@ -1034,8 +1039,7 @@ static int on_record(struct tracecmd_input *h, struct tep_record *rec,
 	ev->cpu = cpu;
 	ev->kind = d->spec->kind;
 	decode(d, rec->data, ev);
-	if (ev->kind == FV_EV_STEAL || ev->kind == FV_EV_FLIP ||
-	    ev->kind == FV_EV_EXTFRAG)
+	if (d->who)
 		blame_event(r, rec, cpu, ev);
 	push_event(r);
 out:
