@@ -44,11 +44,14 @@ fv_wait_file() {
 # scenario sets FV_PER_PAGE_DRAIN=1.  Of the migrate system only the
 # per-call summary: set/remove_migration_pte fire twice per migrated page
 # and nothing reads them (migrate_folio says where each page went).
+# kmem:mm_page_alloc only for orders >= pageblock_order, filtered in the
+# kernel: the high-order outcomes (pfn -1 on failure) of fragview compact,
+# a few hundred events where all orders would be millions.
 fv_events() {
 	per_page=${FV_PER_PAGE_DRAIN:-0}
 	grep -qw 'fv.per_page_drain=1' /proc/cmdline && per_page=1
 	for ev in mobility kmem/mm_page_alloc_extfrag kmem/mm_page_pcpu_drain \
-		migrate/mm_migrate_pages compaction; do
+		migrate/mm_migrate_pages compaction kmem/mm_page_alloc; do
 		if [ "$ev" = kmem/mm_page_pcpu_drain ] && [ "$per_page" != 1 ]; then
 			continue
 		fi
@@ -57,10 +60,23 @@ fv_events() {
 			continue
 		fi
 		case $ev in
+		kmem/mm_page_alloc) echo "-e kmem:mm_page_alloc -f order>=$(fv_pageblock_order)" ;;
 		*/*) echo "-e ${ev%/*}:${ev#*/}" ;;
 		*) echo "-e $ev" ;;
 		esac
 	done
+}
+
+# pageblock_order, from the block size /proc/pagetypeinfo prints (9 if not)
+fv_pageblock_order() {
+	pages=$(awk '/^Pages per block:/ { print $4 }' /proc/pagetypeinfo 2>/dev/null)
+	order=0
+	while [ "${pages:-0}" -gt 1 ]; do
+		pages=$((pages / 2))
+		order=$((order + 1))
+	done
+	[ "$order" -gt 0 ] || order=9
+	echo $order
 }
 
 # THP support raises min_free_kbytes to ~45 MiB in a 1 GiB guest; all of
