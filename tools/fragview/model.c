@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compaction.h"
 #include "model.h"
 #include "util.h"
 
@@ -94,6 +95,7 @@ void fv_model_init(struct fv_model *m)
 	m->pageblock_order = 9;
 	m->bucket_ns = 1000;	/* doubled by merging as the capture grows */
 	m->priv = xcalloc(1, sizeof(struct model_priv));
+	m->compact = fv_compact_new();
 }
 
 void fv_model_free(struct fv_model *m)
@@ -115,6 +117,7 @@ void fv_model_free(struct fv_model *m)
 	free(m->states);
 	free(m->census);
 	free(m->steal_recs);
+	fv_compact_free(m->compact);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -684,6 +687,8 @@ int fv_model_apply(struct fv_model *m, const struct fv_event *ev)
 	if (ev->kind >= FV_EV_NR)
 		return 0;
 	m->nr_events[ev->kind]++;
+	if (fv_compact_kind(ev->kind) || ev->kind == FV_EV_MIGRATE)
+		fv_compact_apply(m->compact, ev, ts);
 
 	switch (ev->kind) {
 	case FV_EV_STATE:
@@ -848,6 +853,7 @@ void fv_model_finish(struct fv_model *m)
 		snapshot_counts(m, p->cur_bucket);
 	sort_blocks(m);
 	build_zones(m);
+	fv_compact_finish(m->compact, m);
 }
 
 /* First flip with ts > ts. */

@@ -98,9 +98,30 @@ enum fv_ev_kind {
 	FV_EV_CENSUS,		/* mobility:pageblock_census */
 	FV_EV_STACK,		/* ftrace:kernel_stack right after a steal,
 				 * flip or extfrag on its CPU (blame only) */
+	/* stock compaction and allocation events: compaction.h */
+	FV_EV_CSCAN_MIGRATE,	/* compaction:mm_compaction_isolate_migratepages */
+	FV_EV_CSCAN_FREE,	/* compaction:mm_compaction_isolate_freepages */
+	FV_EV_CBEGIN,		/* compaction:mm_compaction_begin */
+	FV_EV_CEND,		/* compaction:mm_compaction_end */
+	FV_EV_CMIGRATED,	/* compaction:mm_compaction_migratepages */
+	FV_EV_CSUITABLE,	/* compaction:mm_compaction_suitable */
+	FV_EV_CFINISHED,	/* compaction:mm_compaction_finished */
+	FV_EV_CDEFERRED,	/* compaction:mm_compaction_deferred */
+	FV_EV_CTRY,		/* compaction:mm_compaction_try_to_compact_pages */
+	FV_EV_ALLOC,		/* kmem:mm_page_alloc (pfn -1: failed) */
 	FV_EV_NR,
 };
+#define FV_EV_FIRST_COMPACT FV_EV_CSCAN_MIGRATE
 const char *fv_ev_kind_name(enum fv_ev_kind k);	/* "state", "flip", ... */
+
+/* include/trace/events/mmflags.h COMPACTION_STATUS, by name */
+enum fv_compact_status {
+	FV_CS_SKIPPED, FV_CS_DEFERRED, FV_CS_CONTINUE, FV_CS_SUCCESS,
+	FV_CS_PARTIAL_SKIPPED, FV_CS_COMPLETE, FV_CS_NO_SUITABLE_PAGE,
+	FV_CS_NOT_SUITABLE_ZONE, FV_CS_CONTENDED, FV_CS_UNKNOWN, FV_CS_NR,
+};
+const char *fv_cstatus_name(enum fv_compact_status s);	/* "skipped", ... */
+enum fv_compact_status fv_cstatus_parse(const char *name);
 
 enum fv_snap_phase { FV_SNAP_BEGIN, FV_SNAP_END, FV_SNAP_UNKNOWN, FV_SNAP_NR };
 
@@ -194,6 +215,29 @@ struct fv_event {
 			uint16_t n[FV_CN_NR];	/* enum fv_census_count */
 			uint8_t zone, mt;
 		} census;
+		struct {		/* FV_EV_CSCAN_MIGRATE, FV_EV_CSCAN_FREE */
+			uint64_t start_pfn, end_pfn, nr_scanned, nr_taken;
+			int32_t pid;
+		} cscan;
+		struct {		/* FV_EV_CBEGIN, FV_EV_CEND */
+			uint64_t zone_start, migrate_pfn, free_pfn, zone_end;
+			int32_t pid;
+			uint8_t sync, status;	/* END: enum fv_compact_status */
+		} crun;
+		struct {		/* FV_EV_CMIGRATED */
+			uint64_t nr_migrated, nr_failed;
+			int32_t pid;
+		} cmig;
+		struct {		/* FV_EV_CSUITABLE, _CFINISHED, _CDEFERRED,
+					 * FV_EV_CTRY (order, prio only) */
+			int32_t nid, order, pid, prio;
+			uint8_t zone, ret;	/* ret: enum fv_compact_status */
+		} czone;
+		struct {		/* FV_EV_ALLOC */
+			uint64_t pfn, gfp;	/* pfn: -1 (page NULL): failed */
+			int32_t pid, order;
+			uint8_t mt;
+		} alloc;
 	};
 };
 
@@ -341,6 +385,7 @@ struct fv_model {
 	uint64_t base_ts, last_snap_ts;	/* when they were taken */
 	uint64_t unknown_blocks;	/* events naming a pfn outside known blocks */
 	void *priv;			/* model.c internals (pfn index etc.) */
+	struct fv_compact *compact;	/* compaction.h: runs, scans, allocs */
 	/* signs of lost or reordered events */
 	uint32_t nr_snapshots;		/* distinct pageblock_state seq runs seen */
 	uint64_t out_of_order;		/* events older than their predecessor */

@@ -45,13 +45,22 @@ static const char *const mr_names[FV_MR_NR] = {
 
 static const char *const kind_names[FV_EV_NR] = {
 	"state", "flip", "steal", "drain", "migrate", "extfrag", "migrate_sum",
-	"snapshot", "lost", "census", "stack",
+	"snapshot", "lost", "census", "stack", "compact_scan_migrate",
+	"compact_scan_free", "compact_begin", "compact_end", "compact_migrated",
+	"compact_suitable", "compact_finished", "compact_deferred", "compact_try",
+	"page_alloc",
 };
 
 static const char *const census_count_names[FV_CN_NR] = {
 	"free", "free_chunks", "lru", "movable_ops", "slab_reclaimable",
 	"slab_unmovable", "pgtable", "kernel", "free_pcp", "reserved",
 	"offline",
+};
+
+static const char *const cstatus_names[FV_CS_NR] = {
+	"skipped", "deferred", "continue", "success", "partial_skipped",
+	"complete", "no_suitable_page", "not_suitable_zone", "contended",
+	"unknown",
 };
 
 static const char *const phase_names[FV_SNAP_NR] = {
@@ -160,4 +169,14 @@ const char *fv_ev_kind_name(enum fv_ev_kind k)
 const char *fv_census_count_name(enum fv_census_count c)
 {
 	return c < FV_CN_NR ? census_count_names[c] : "unknown";
+}
+
+const char *fv_cstatus_name(enum fv_compact_status s)
+{
+	return name_of(cstatus_names, NR(cstatus_names), s);
+}
+
+enum fv_compact_status fv_cstatus_parse(const char *name)
+{
+	return parse_in(cstatus_names, NR(cstatus_names), name);
 }

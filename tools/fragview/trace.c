@@ -41,7 +41,7 @@
 #define TRACE_MAGIC_LEN 10
 
 enum map_kind { MAP_NONE, MAP_MT, MAP_ZONE, MAP_FLIP, MAP_DRAIN, MAP_MODE,
-		MAP_MR, MAP_MT_STOCK, MAP_PHASE, MAP_BOOL };
+		MAP_MR, MAP_MT_STOCK, MAP_PHASE, MAP_BOOL, MAP_CSTATUS };
 
 /*
  * One field of an event and where its value goes in struct fv_event:
@@ -69,6 +69,55 @@ struct event_spec {
 	enum fv_ev_kind kind;
 	struct field_spec fields[MAX_FIELDS];
 };
+
+/*
+ * The stock compaction events and kmem:mm_page_alloc (compaction.h).
+ * They carry no node or zone but a task: common_pid ties a run's scans
+ * to its begin and end.  The suitable/finished/deferred templates print
+ * the zone index through ZONE_TYPE, the status through COMPACTION_STATUS.
+ */
+#define CSCAN(name, kind) { "compaction", name, kind, {			\
+		F("start_pfn", MAP_NONE, cscan.start_pfn),		\
+		F("end_pfn", MAP_NONE, cscan.end_pfn),			\
+		F("nr_scanned", MAP_NONE, cscan.nr_scanned),		\
+		F("nr_taken", MAP_NONE, cscan.nr_taken),		\
+		F("common_pid", MAP_NONE, cscan.pid) } }
+#define CRUN(name, kind, ...) { "compaction", name, kind, {		\
+		F("zone_start", MAP_NONE, crun.zone_start),		\
+		F("migrate_pfn", MAP_NONE, crun.migrate_pfn),		\
+		F("free_pfn", MAP_NONE, crun.free_pfn),			\
+		F("zone_end", MAP_NONE, crun.zone_end),			\
+		F("sync", MAP_BOOL, crun.sync),				\
+		F("common_pid", MAP_NONE, crun.pid), __VA_ARGS__ } }
+#define CZONE(name, kind, ...) { "compaction", name, kind, {		\
+		F("nid", MAP_NONE, czone.nid), F("idx", MAP_ZONE, czone.zone), \
+		F("order", MAP_NONE, czone.order),			\
+		F("common_pid", MAP_NONE, czone.pid), __VA_ARGS__ } }
+#define COMPACT_SPECS							\
+	CSCAN("mm_compaction_isolate_migratepages", FV_EV_CSCAN_MIGRATE), \
+	CSCAN("mm_compaction_isolate_freepages", FV_EV_CSCAN_FREE),	\
+	CRUN("mm_compaction_begin", FV_EV_CBEGIN, { NULL }),		\
+	CRUN("mm_compaction_end", FV_EV_CEND,				\
+	     F("status", MAP_CSTATUS, crun.status)),			\
+	{ "compaction", "mm_compaction_migratepages", FV_EV_CMIGRATED, {	\
+		F("nr_migrated", MAP_NONE, cmig.nr_migrated),		\
+		F("nr_failed", MAP_NONE, cmig.nr_failed),		\
+		F("common_pid", MAP_NONE, cmig.pid) } },		\
+	CZONE("mm_compaction_suitable", FV_EV_CSUITABLE,		\
+	      F("ret", MAP_CSTATUS, czone.ret)),			\
+	CZONE("mm_compaction_finished", FV_EV_CFINISHED,		\
+	      F("ret", MAP_CSTATUS, czone.ret)),			\
+	CZONE("mm_compaction_deferred", FV_EV_CDEFERRED, { NULL }),	\
+	{ "compaction", "mm_compaction_try_to_compact_pages", FV_EV_CTRY, { \
+		F("order", MAP_NONE, czone.order),			\
+		F("prio", MAP_NONE, czone.prio),			\
+		F("common_pid", MAP_NONE, czone.pid) } },		\
+	{ "kmem", "mm_page_alloc", FV_EV_ALLOC, {			\
+		F("pfn", MAP_NONE, alloc.pfn),				\
+		F("order", MAP_NONE, alloc.order),			\
+		F("gfp_flags", MAP_NONE, alloc.gfp),			\
+		F("migratetype", MAP_MT_STOCK, alloc.mt),		\
+		F("common_pid", MAP_NONE, alloc.pid) } }
 
 static const struct event_spec specs[] = {
 	{ "mobility", "pageblock_state", FV_EV_STATE, {
@@ -147,6 +196,7 @@ static const struct event_spec specs[] = {
 		F("succeeded", MAP_NONE, msum.succeeded),
 		F("failed", MAP_NONE, msum.failed), F("mode", MAP_MODE, msum.mode),
 		F("reason", MAP_MR, msum.reason) } },
+	COMPACT_SPECS
 };
 
 #define NR_SPECS (sizeof(specs) / sizeof(specs[0]))
@@ -392,6 +442,8 @@ static uint8_t canon(enum map_kind map, const char *name)
 		return fv_mr_parse(name);
 	case MAP_PHASE:
 		return fv_snap_phase_parse(name);
+	case MAP_CSTATUS:
+		return fv_cstatus_parse(name);
 	case MAP_NONE:
 	case MAP_BOOL:
 		break;
@@ -480,6 +532,8 @@ static uint8_t unknown_of(enum map_kind map)
 		return FV_MR_UNKNOWN;
 	case MAP_PHASE:
 		return FV_SNAP_UNKNOWN;
+	case MAP_CSTATUS:
+		return FV_CS_UNKNOWN;
 	case MAP_NONE:
 	case MAP_BOOL:
 		break;

@@ -102,6 +102,46 @@ static inline struct fv_event census_move(struct fv_event e, int from,
 	return e;
 }
 
+/* A compaction scanner pass of task pid (free: the free scanner). */
+static inline struct fv_event ev_cscan(uint64_t ts, int32_t pid, bool free,
+				       uint64_t start, uint64_t end,
+				       uint64_t scanned, uint64_t taken)
+{
+	return (struct fv_event){ .ts = ts, .kind = free ? FV_EV_CSCAN_FREE :
+		FV_EV_CSCAN_MIGRATE, .cscan = { .start_pfn = start,
+		.end_pfn = end, .nr_scanned = scanned, .nr_taken = taken,
+		.pid = pid } };
+}
+
+/* mm_compaction_begin (kind FV_EV_CBEGIN) or _end, sync. */
+static inline struct fv_event ev_crun(uint64_t ts, uint8_t kind, int32_t pid,
+				      uint64_t zone_start, uint64_t zone_end,
+				      uint64_t migrate_pfn, uint64_t free_pfn,
+				      uint8_t status)
+{
+	return (struct fv_event){ .ts = ts, .kind = kind, .crun = {
+		.zone_start = zone_start, .zone_end = zone_end,
+		.migrate_pfn = migrate_pfn, .free_pfn = free_pfn, .pid = pid,
+		.sync = 1, .status = status } };
+}
+
+/* suitable/finished/deferred (ret: status), try_to_compact_pages. */
+static inline struct fv_event ev_czone(uint64_t ts, uint8_t kind, int32_t pid,
+				       int32_t nid, uint8_t zone, int32_t order,
+				       uint8_t ret)
+{
+	return (struct fv_event){ .ts = ts, .kind = kind, .czone = {
+		.nid = nid, .zone = zone, .order = order, .pid = pid,
+		.ret = ret, .prio = 1 } };
+}
+
+/* kmem:mm_page_alloc of a Movable page; pfn UINT64_MAX: failed. */
+static inline struct fv_event ev_alloc(uint64_t ts, uint64_t pfn, int32_t order)
+{
+	return (struct fv_event){ .ts = ts, .kind = FV_EV_ALLOC, .alloc = {
+		.pfn = pfn, .order = order, .mt = FV_MT_MOVABLE, .pid = 7 } };
+}
+
 /* The same state or flip record with a zone generation (ABI v2). */
 static inline struct fv_event with_gen(struct fv_event e, uint64_t gen)
 {
