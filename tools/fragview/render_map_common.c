@@ -183,9 +183,11 @@ void map_view_free(struct map_view *v)
 	free(v->mt);
 	free(v->zone_shown);
 	free(v->cell);
+	free(v->cmarks);
 	v->mt = NULL;
 	v->zone_shown = NULL;
 	v->cell = NULL;
+	v->cmarks = NULL;
 }
 
 void map_grid_init(struct map_grid *g, const struct fv_model *m,

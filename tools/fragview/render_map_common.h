@@ -56,6 +56,10 @@ struct map_view {
 	uint64_t count[FV_MT_NR];	/* shown blocks per type */
 	size_t nr_marked;		/* shown blocks stolen from or flipped */
 	uint64_t pages_per_block;
+	/* compaction marks at the map's time (render_map_compact.h), if
+	 * the renderer draws them; freed by map_view_free() */
+	struct fv_cmark *cmarks;
+	size_t nr_cmarked;
 };
 
 /*

@@ -21,6 +21,7 @@
 #include "integrity.h"
 #include "render_map_common.h"
 #include "render_map_html_views.h"
+#include "render_map_compact.h"
 #include "util.h"
 
 /*
@@ -362,6 +363,7 @@ static void put_data(struct html_ctx *c, const struct map_opts *o)
 	html_put_views(c->out, m, c->newidx, c->t0, o->color);
 	if (o->blame)
 		html_put_blame(c->out, m, o->blame, c->newidx, c->t0);
+	map_compact_html(c->out, m, c->newidx, c->t0);
 	fputs("}\n", c->out);
 }
 

@@ -11,6 +11,7 @@
 
 #include "integrity.h"
 #include "render_map_common.h"
+#include "render_map_compact.h"
 
 #define COLS	64		/* blocks per row: 64 x 2 MiB = 128 MiB */
 #define CELL	10
@@ -138,6 +139,10 @@ static int put_zone(FILE *out, const struct fv_model *m,
 			continue;	/* offline at this time: a gap */
 		put_block(out, m, v, i, MARGIN + LABEL_W + (int)col * PITCH,
 			  y + (int)row * PITCH);
+		if (v->cmarks)
+			map_compact_svg_block(out, m, i, &v->cmarks[i],
+					      MARGIN + LABEL_W + (int)col * PITCH,
+					      y + (int)row * PITCH, CELL);
 	}
 	return y + (int)zone_rows(m, z) * PITCH + ZONE_GAP;
 }
@@ -258,13 +263,15 @@ int render_map_svg(FILE *out, const struct fv_model *m,
 
 	if (map_view_init(&v, m, o))
 		return -1;
+	v.cmarks = map_compact_marks(m, o, &v.nr_cmarked);
 	if (width < 2 * MARGIN + 4 * 170)
 		width = 2 * MARGIN + 4 * 170;
 	for (size_t z = 0; z < m->nr_zones; z++)
 		if (v.zone_shown[z])
 			height += ZONE_H + (int)zone_rows(m, &m->zones[z]) * PITCH +
 				  ZONE_GAP;
-	height += legend_rows(&v) * LEGEND_ROW + MARGIN;
+	height += legend_rows(&v) * LEGEND_ROW + MARGIN +
+		  map_compact_svg_legend_height(&v);
 
 	map_fmt_when(when, sizeof(when), o);
 	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -291,6 +298,7 @@ int render_map_svg(FILE *out, const struct fv_model *m,
 		if (v.zone_shown[z])
 			y = put_zone(out, m, &v, &m->zones[z], y);
 	put_legend(out, m, &v, y);
+	map_compact_svg_legend(out, m, &v, MARGIN, y + legend_rows(&v) * LEGEND_ROW);
 	fputs("</svg>\n", out);
 	map_view_free(&v);
 	return 0;
