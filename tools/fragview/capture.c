@@ -2,6 +2,7 @@
 /* capture.c - a capture file into the model (and statistics). */
 #include "blame.h"
 #include "capture.h"
+#include "compaction.h"
 #include "integrity.h"
 #include "stats.h"
 #include "util.h"
@@ -74,6 +75,26 @@ static void warn_issues(const char *path, const struct fv_model *m)
 	fv_issues_free(&is);
 }
 
+/* fragview compact: the compaction events, or mm_page_alloc. */
+static int compaction_needs(const char *path, const struct fv_model *m,
+			    const struct fv_trace_info *info)
+{
+	bool any = false;
+
+	for (int k = FV_EV_FIRST_COMPACT; k < FV_EV_NR; k++)
+		any |= info->have[k];
+	if (!any) {
+		warn("%s: no compaction:* or kmem:mm_page_alloc events in this capture",
+		     path);
+		return -1;
+	}
+	warn_issues(path, m);
+	if (info->nr_bad)
+		warn("%s: %llu records too short for their event format were skipped",
+		     path, (unsigned long long)info->nr_bad);
+	return 0;
+}
+
 int load_capture(const char *path, struct fv_model *m, struct fv_stats *s,
 		 enum capture_need need, struct fv_trace_info *info)
 {
@@ -98,12 +119,15 @@ int load_capture_blame(const char *path, struct fv_model *m,
 	if (fv_trace_read_blame(path, info, on_event, &l, b ? &tb : NULL))
 		return -1;
 	m->expect_snap_events = info->have[FV_EV_SNAPSHOT];
+	m->compact->have_alloc_event = info->have[FV_EV_ALLOC];
 	fv_model_finish(m);
 	if (s)
 		fv_stats_finish(s, m);
 	if (b)
 		fv_blame_finish(b, m->pageblock_order);
 
+	if (need == NEED_COMPACTION)
+		return compaction_needs(path, m, info);
 	for (int k = FV_EV_STATE; k <= FV_EV_MIGRATE; k++)
 		mobility |= info->have[k];
 	mobility |= info->have[FV_EV_CENSUS];

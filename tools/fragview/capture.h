@@ -15,6 +15,7 @@ enum capture_need {
 				 * stock-kernel capture lacks */
 	NEED_SNAPSHOT,		/* map: at least one pageblock_state snapshot */
 	NEED_TWO_SNAPSHOTS,	/* check */
+	NEED_COMPACTION,	/* compact: compaction or mm_page_alloc events */
 };
 
 /*

@@ -22,6 +22,7 @@ static const struct command commands[] = {
 	{ "check", cmd_check, "replay the first snapshot + flips against the last" },
 	{ "dump",  cmd_dump,  "draw a debugfs pageblock dump as a map" },
 	{ "blame", cmd_blame, "who polluted the blocks: steals and flips by task, stack, site" },
+	{ "compact", cmd_compact, "compaction runs, scanners, outcomes; high-order timeline" },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -30,7 +31,7 @@ static void list_commands(FILE *f)
 {
 	fprintf(f, "\ncommands:\n");
 	for (size_t i = 0; i < NR_COMMANDS; i++)
-		fprintf(f, "  %-6s  %s\n", commands[i].name, commands[i].summary);
+		fprintf(f, "  %-7s  %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "\n'fragview COMMAND --help' describes a command; "
 		   "see also fragview(1).\n");
 }

@@ -16,6 +16,7 @@ int cmd_stats(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_blame(int argc, char **argv);
+int cmd_compact(int argc, char **argv);
 
 /*
  * Options more than one command takes: one -h line and one man page

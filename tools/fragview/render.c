@@ -5,12 +5,12 @@
 #include "render.h"
 
 static const struct renderer renderers[] = {
-	{ "ansi", render_map_ansi, NULL,             NULL },
-	{ "txt",  render_map_txt,  render_stats_txt, render_blame_txt },
-	{ "svg",  render_map_svg,  NULL,             NULL },
-	{ "html", render_map_html, NULL,             NULL },
-	{ "csv",  NULL,            render_stats_csv, render_blame_csv },
-	{ "json", NULL,            render_stats_json, render_blame_json },
+	{ "ansi", render_map_ansi, NULL,              NULL,             NULL },
+	{ "txt",  render_map_txt,  render_stats_txt,  render_blame_txt, render_compact_txt },
+	{ "svg",  render_map_svg,  NULL,              NULL,             NULL },
+	{ "html", render_map_html, NULL,              NULL,             NULL },
+	{ "csv",  NULL,            render_stats_csv,  render_blame_csv, render_compact_csv },
+	{ "json", NULL,            render_stats_json, render_blame_json, render_compact_json },
 };
 
 #define NR_RENDERERS (sizeof(renderers) / sizeof(renderers[0]))

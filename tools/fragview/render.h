@@ -41,12 +41,20 @@ struct map_opts {
 	const struct fv_blame *blame;	/* who stole and flipped (html), or NULL */
 };
 
+struct compact_opts {
+	bool timeline;		/* --timeline: only the high-order timeline */
+	const char *title;	/* capture file name, shown in headers */
+};
+
 struct renderer {
 	const char *name;
 	/* return 0, or -1 with errno set / message printed by warn() */
 	int (*map)(FILE *out, const struct fv_model *m, const struct map_opts *o);
 	int (*stats)(FILE *out, const struct fv_model *m, const struct fv_stats *s);
 	int (*blame)(FILE *out, const struct blame_view *v);
+	/* fragview compact: runs, outcomes, the high-order timeline */
+	int (*compact)(FILE *out, const struct fv_model *m,
+		       const struct compact_opts *o);
 };
 
 const struct renderer *renderer_find(const char *name);
@@ -81,5 +89,9 @@ void render_blame_stats_json(FILE *out, const struct fv_blame *b);
  */
 void html_put_blame(FILE *out, const struct fv_model *m,
 		    const struct fv_blame *b, const int32_t *newidx, uint64_t t0);
+
+int render_compact_txt(FILE *out, const struct fv_model *m, const struct compact_opts *o);
+int render_compact_csv(FILE *out, const struct fv_model *m, const struct compact_opts *o);
+int render_compact_json(FILE *out, const struct fv_model *m, const struct compact_opts *o);
 
 #endif /* FRAGVIEW_RENDER_H */

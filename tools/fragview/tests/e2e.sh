@@ -296,7 +296,7 @@ expect "dump: block count checked" 3 \
 	-- "$fv" dump short.dump
 
 # ---- exit status: one policy, the same for every command (fragview(1))
-for c in map stats check dump; do
+for c in map stats check dump compact; do
 	expect "$c: unknown option, 64" 64 \
 		"fragview: $c: unknown option '--frobnicate' (see 'fragview $c --help')" \
 		-- "$fv" $c mob.dat --frobnicate
@@ -317,7 +317,7 @@ for c in map stats check dump; do
 	expect "$c: unreadable input, 3" 3 \
 		"fragview: nosuch.dat: No such file or directory" \
 		-- "$fv" $c nosuch.dat
-	[ $c = check ] && continue
+	[ $c = check ] || [ $c = compact ] && continue
 	in=mob.dat
 	[ $c = dump ] && in=good.dump
 	expect "$c: option without its value, 64" 64 \
@@ -346,14 +346,14 @@ expect "-- ends the options" 3 "fragview: --zone: No such file or directory" \
 	-- "$fv" map -- --zone
 expect "no command, 64" 64 "fragview: missing COMMAND (see 'fragview --help')" \
 	-- "$fv" --
-for c in map stats check dump; do
+for c in map stats check dump compact; do
 	"$fv" $c --help >/dev/full 2>err.txt
 	[ $? = 4 ] && [ "$(cat err.txt)" = "fragview: standard output: write failed" ] &&
 		ok "$c --help on a full disk: 4" || nok "$c --help on /dev/full" "$(cat err.txt)"
 done
 
 # ---- help and version
-for c in map stats check dump; do
+for c in map stats check dump compact; do
 	expect "$c --help" 0 "" -- "$fv" $c --help
 	grep -q "^usage: fragview $c" out.txt && ok "$c --help shows usage" ||
 		nok "$c --help text"
@@ -424,6 +424,78 @@ done
 
 # ---- map --color views and the census part of stats
 "$here/e2e-color.sh" "$fv"
+
+# ---- compact: runs, scanners, high-order outcomes against trace-cmd report
+expect "compact: a capture without compaction events, 3" 3 \
+	"fragview: mob.dat: no compaction:* or kmem:mm_page_alloc events in this capture" \
+	-- "$fv" compact mob.dat
+expect "compact: unknown format, 64" 64 \
+	"fragview: compact: unknown format 'svg' (one of txt|csv|json) (see 'fragview compact --help')" \
+	-- "$fv" compact mob.dat --format svg
+cf=$fixtures/v2-compact.dat
+if [ -e "$cf" ]; then
+	expect "compact: real capture, json" 0 "" -- "$fv" compact "$cf" --format json -o compact.json
+	python3 "$here/compactcheck.py" "$cf" compact.json |
+		sed "s/^\(n*o*t* *ok - \)/\1compact v2-compact: /"
+	# the oracle must see a failed allocation reported as a success, and
+	# a run's free scanner total one page off
+	python3 - compact.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+a = next(e for e in d['timeline'] if e['event'] == 'alloc' and e['outcome'] == 'failed')
+a['outcome'] = 'ok'
+json.dump(d, open('compact-bad1.json', 'w'))
+d = json.load(open(sys.argv[1]))
+d['runs'][-1]['free']['scanned'] += 1
+json.dump(d, open('compact-bad2.json', 'w'))
+PY
+	for b in 1 2; do
+		python3 "$here/compactcheck.py" "$cf" compact-bad$b.json >/dev/null 2>&1 &&
+			nok "compact oracle misses doctored output $b" ||
+			ok "compact oracle fails on doctored output $b"
+	done
+	runs=$(jget compact.json "len(d['runs'])")
+	allocs=$(jget compact.json "sum(e['event'] == 'alloc' for e in d['timeline'])")
+	fails=$(jget compact.json "sum(e['outcome'] == 'failed' for e in d['timeline'])")
+	tl=$(jget compact.json "len(d['timeline'])")
+	expect "compact: txt" 0 "" -- "$fv" compact "$cf"
+	grep -qx "high-order allocations (order >= 9): $allocs, $fails failed" out.txt &&
+		grep -q "^compaction: $runs runs ($runs ended)" out.txt &&
+		ok "compact: txt summary is the json's" || nok "compact: txt summary" "$(head -3 out.txt)"
+	expect "compact: csv, a row per run" 0 "" -- "$fv" compact "$cf" --format csv
+	[ "$(wc -l < out.txt)" = $((runs + 1)) ] && ok "compact: csv has $runs runs" ||
+		nok "compact: csv rows" "$(wc -l < out.txt)"
+	expect "compact --timeline: csv" 0 "" -- "$fv" compact "$cf" -t --format csv
+	[ "$(grep -c ',alloc,' out.txt)" = "$allocs" ] &&
+		[ "$(grep -c ',failed,' out.txt)" = "$fails" ] &&
+		[ "$(wc -l < out.txt)" = $((tl + 1)) ] &&
+		ok "compact --timeline: csv rows are the json timeline" ||
+		nok "compact --timeline csv" "$(head -3 out.txt)"
+	expect "compact --timeline: json has nothing else" 0 "" \
+		-- "$fv" compact "$cf" --timeline --format json -o tl.json
+	[ "$(jget tl.json "sorted(d)")" = "['allocs_recorded', 'capture', 'pageblock_order', 'timeline']" ] &&
+		ok "compact --timeline json keys" || nok "compact --timeline json keys" "$(jget tl.json "sorted(d)")"
+	# the SVG map marks every block a scanner pass or a failed migration
+	# touched up to the time shown: at the end, and before the fourth run
+	ts=$(jget compact.json "d['runs'][3]['begin_ns'] - 1")
+	for at in "" "$(printf '%d.%09d' $((ts / 1000000000)) $((ts % 1000000000)))"; do
+		"$fv" map "$cf" --format svg ${at:+--at $at} -o compact.svg
+		got="migrate $(grep -c 'data-scan="migrate' compact.svg) free $(grep -c 'data-scan="[a-z ]*free' compact.svg) fail $(grep -c 'data-fail=' compact.svg)"
+		want=$(python3 "$here/compactcheck.py" --marks "$cf" 9 ${at:+$ts})
+		[ "$got" = "$want" ] && [ "$got" != "migrate 0 free 0 fail 0" ] &&
+			ok "compact: svg map marks the scanned blocks ${at:-at the end}: $got" ||
+			nok "compact: svg marks ${at:-at the end}" "got  $got" "want $want"
+	done
+	expect "compact: output cannot be written, 4" 4 \
+		"fragview: /nonexistent/x: cannot write: No such file or directory" \
+		-- "$fv" compact "$cf" -o /nonexistent/x
+fi
+# a capture with compaction events but no kmem:mm_page_alloc says so
+if [ -e "$fixtures/fragment.dat" ]; then
+	expect "compact: allocations not recorded" 0 "" -- "$fv" compact "$fixtures/fragment.dat"
+	grep -qx "high-order allocations: not recorded (no kmem:mm_page_alloc in the capture)" out.txt &&
+		ok "compact: says allocations were not recorded" || nok "compact: not recorded" "$(sed -n 3p out.txt)"
+fi
 
 # ---- damaged copies of a capture: never a crash, never a hang
 python3 "$here/mutate.py" "$fv" mob.dat 200 | tail -1

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "../blame.h"
+#include "../compaction.h"
 #include "../dump.h"
 #include "../ksyms.h"
 #include "../model.h"
@@ -121,13 +122,32 @@ static void exercise(struct fv_model *m, struct fv_stats *s,
 		abort();
 	fv_model_count_types(m, true, count);
 	fv_model_count_types(m, false, count);
+	/* the compaction overlay at mid-capture and the end */
+	{
+		struct fv_cmark *mk = malloc((m->nr_blocks + 1) * sizeof(*mk));
+		size_t n = fv_compact_marks(m->compact, m, m->first_ts +
+					    (m->last_ts - m->first_ts) / 2, mk);
+
+		if (n > m->nr_blocks ||
+		    fv_compact_marks(m->compact, m, UINT64_MAX, mk) < n)
+			abort();	/* marks only accumulate */
+		free(mk);
+	}
 	/* one renderer per input keeps the executions fast */
-	if (which == 0)
-		render_stats_txt(devnull, m, s);
-	else if (which == 1)
-		render_stats_csv(devnull, m, s);
-	else
-		render_stats_json(devnull, m, s);
+	{
+		struct compact_opts co = { .timeline = which == 1 };
+
+		if (which == 0) {
+			render_stats_txt(devnull, m, s);
+			render_compact_txt(devnull, m, &co);
+		} else if (which == 1) {
+			render_stats_csv(devnull, m, s);
+			render_compact_csv(devnull, m, &co);
+		} else {
+			render_stats_json(devnull, m, s);
+			render_compact_json(devnull, m, &co);
+		}
+	}
 	free(mt);
 	free(mm);
 }

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0
+/* cmd_compact.c - "fragview compact": what compaction did, and what it cost. */
+#include "capture.h"
+#include "fragview.h"
+#include "util.h"
+
+static const char about[] =
+"Compaction runs from the stock compaction events (mm_compaction_begin to\n"
+"mm_compaction_end of one task): zone, order, where the migrate scanner\n"
+"(upwards) and the free scanner (downwards) started and stopped, what they\n"
+"scanned and isolated, pages migrated and failed, and the status each run\n"
+"ended with; outcomes per zone and order (with mm_compaction_suitable\n"
+"verdicts and deferrals); migration failures by result\n"
+"(mobility:migrate_folio); and the high-order timeline: every allocation\n"
+"of order >= pageblock_order (kmem:mm_page_alloc, failed when its pfn is\n"
+"-1) and every run's end, in time order.\n";
+
+static const char format_doc[] =
+".B txt\n"
+"(tables, the default),\n"
+".B csv\n"
+"(one row per run; with\n"
+".BR \\-\\-timeline ,\n"
+"one row per timeline entry), or\n"
+".B json\n"
+"(runs, outcomes, migration failures and the timeline).";
+
+static int set_flag(const struct option *opt, const char *arg)
+{
+	(void)arg;
+	*(bool *)opt->value = true;
+	return 0;
+}
+
+int cmd_compact(int argc, char **argv)
+{
+	const char *format = NULL, *output = NULL, *path;
+	struct compact_opts co = { 0 };
+	const struct option options[] = {
+		OPT_STRING('f', "format", &format, "FORMAT",
+			   "txt (default), csv or json", format_doc),
+		{ .type = OPTION_CALLBACK, .short_name = 't',
+		  .long_name = "timeline", .value = &co.timeline,
+		  .callback = set_flag,
+		  .help = "only the high-order timeline: allocations of order "
+			  ">= pageblock_order and compaction run ends",
+		  .doc = "Print only the high-order timeline: the allocations "
+			 "of order >= pageblock_order, whether they failed, and "
+			 "the end of every compaction run, in time order." },
+		opt_output(&output),
+		opt_help(),
+		OPT_END()
+	};
+	const struct cmd_syntax syntax = {
+		.name = "compact", .operands = "CAPTURE",
+		.missing = "CAPTURE (a trace.dat file)", .about = about,
+		.options = options,
+	};
+	struct fv_trace_info info;
+	const struct renderer *r;
+	struct fv_model m;
+	struct out out;
+	int ret;
+
+	path = parse_options_one_operand(&syntax, argc, argv);
+	r = renderer_find(format ? format : "txt");
+	if (!r || !r->compact)
+		usage_error("compact", "compact: unknown format '%s' (one of txt|csv|json)",
+			    format);
+	co.title = path;
+
+	fv_model_init(&m);
+	if (load_capture(path, &m, NULL, NEED_COMPACTION, &info)) {
+		fv_model_free(&m);
+		return EXIT_UNREADABLE;
+	}
+	ret = out_open(&out, output);
+	if (!ret) {
+		if (r->compact(out.f, &m, &co)) {
+			out_abort(&out);
+			ret = -1;
+		} else {
+			ret = out_close(&out);
+		}
+	}
+	fv_model_free(&m);
+	return ret ? EXIT_NO_OUTPUT : 0;
+}
