@@ -31,7 +31,7 @@
  */
 extern const char fv_html_css[], fv_html_body[], fv_html_js[],
 		  fv_html_charts_js[], fv_html_views_js[],
-		  fv_html_blame_js[];
+		  fv_html_blame_js[], fv_html_compact_js[];
 
 struct html_ctx {
 	FILE *out;
@@ -423,6 +423,8 @@ int render_map_html(FILE *out, const struct fv_model *m,
 	fputs(fv_html_views_js, out);
 	fputs("</script>\n<script>\n", out);
 	fputs(fv_html_blame_js, out);
+	fputs("</script>\n<script>\n", out);
+	fputs(fv_html_compact_js, out);
 	fputs("</script>\n<script>\n", out);
 	fputs(fv_html_js, out);
 	fputs("</script>\n</body>\n</html>\n", out);

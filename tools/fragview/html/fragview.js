@@ -240,6 +240,7 @@ function layout() {
 	canvas.style.height = L.h + "px";
 	ctx.setTransform(L.dpr, 0, 0, L.dpr, 0, 0);
 	repaintAll = true;
+	COMPACT.layout();
 }
 function cellXY(i) {
 	const z = L.zones[zoneOf[i]];
@@ -286,6 +287,9 @@ function rgba(hex) {			/* little-endian RGBA as one u32 */
 const PAL32 = PAL.map(rgba), DIM32 = DIM.map(rgba);
 /* "Colour by" other than type (views.js) */
 const VIEWS = window.fvViews(D, { rgba, mix, esc, fmtN, secs });
+/* compaction scanners and failures over the map, the high-order timeline */
+const COMPACT = window.fvCompact(D, { cellXY, cell: () => L.s,
+	setTime: (t) => setTimeRel(t), esc, fmtN, secs, hex });
 function cellColour(i, dim) {
 	if (mt[i] === NONE || !VIEWS.active())
 		return (dim ? DIM32 : PAL32)[mt[i]];
@@ -471,6 +475,7 @@ function setTimeRel(t, fromSlider) {
 	seekFlips(upperBound(t));
 	VIEWS.seek(t, touch);
 	paint();
+	COMPACT.seek(t);
 	if (!fromSlider)
 		slider.value = tToSlider(t);
 	updateLegend();
@@ -748,6 +753,7 @@ function wire() {
 /* ---- test hook ---- */
 window.fragview = {
 	nrBlocks: N,
+	compact: COMPACT.test,
 	nrFlips: F,
 	t0: D.t0,
 	tEnd: D.t0 + D.tEnd,

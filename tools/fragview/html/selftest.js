@@ -10,6 +10,10 @@
  * "vexp=<view>@<trace ns>:<glyphs>" entries give a colour view
  * (map --color) of every block at that time as the txt map draws it,
  * "_" for a block off the map.
+ * "cmarks=<trace ns>:<migrate>:<free>:<fail>" gives how many blocks the
+ * compaction overlay must mark at that time (a scanner pass, a failed
+ * migration up to it), "callocs=<ok>:<failed>" the high-order
+ * allocations the timeline must draw (tests/compactcheck.py).
  * Everything runs synchronously during page load.
  */
 "use strict";
@@ -59,8 +63,16 @@ window.fragviewSelftest = function () {
 			read(first) + "' want '" + want[first] + "'" : true;
 	};
 	const glyphsMatch = (want) => cellsMatch(want, fv.cellGlyph);
-	const exp = [], vexp = [];
+	const exp = [], vexp = [], cmarks = [];
+	let callocs = null;
 	location.hash.split(";").forEach((kv) => {
+		const c = /^cmarks=(\d+):(\d+):(\d+):(\d+)$/.exec(kv);
+		if (c)
+			cmarks.push({ ts: Number(c[1]), migrate: Number(c[2]),
+				free: Number(c[3]), fail: Number(c[4]) });
+		const a = /^callocs=(\d+):(\d+)$/.exec(kv);
+		if (a)
+			callocs = { ok: Number(a[1]), fail: Number(a[2]) };
 		const m = /^exp=(\d+):(\d*)$/.exec(kv);
 		if (m)
 			exp.push({ ts: Number(m[1]), types: Array.from(m[2], Number) });
@@ -299,6 +311,40 @@ window.fragviewSelftest = function () {
 		}
 		return true;
 	});
+	/* compaction: the overlay's marks as painted, the timeline's bars */
+	cmarks.forEach((e) => {
+		check("compact-overlay@" + e.ts, () => {
+			if (!fv.compact)
+				return "no compaction overlay on the page";
+			fv.setTime(e.ts);
+			const m = fv.compact.marks(), d = fv.compact.drawn();
+			const want = e.migrate + "/" + e.free + "/" + e.fail;
+			if (m.migrate + "/" + m.free + "/" + m.fail !== want)
+				return "marks " + m.migrate + "/" + m.free + "/" + m.fail +
+					" (migrate/free/fail), want " + want;
+			if (d.migrate + "/" + d.free + "/" + d.fail !== want)
+				return "painted " + d.migrate + "/" + d.free + "/" + d.fail +
+					", want " + want;
+			/* the cursor of the timeline is at the same time */
+			const x = fv.compact.cursorX(), want_x = fv.compact.tToX(e.ts - fv.t0);
+			return Math.abs(x - want_x) <= 1 ||
+				"timeline cursor at " + x + ", want " + want_x;
+		});
+	});
+	if (callocs)
+		check("compact-timeline", () => {
+			if (!fv.compact)
+				return "no high-order timeline on the page";
+			const a = fv.compact.allocs(), b = fv.compact.bars();
+			if (a.ok !== callocs.ok || a.fail !== callocs.fail)
+				return "allocations " + a.ok + " ok " + a.fail + " failed, want " +
+					callocs.ok + " ok " + callocs.fail + " failed";
+			if (b.ok !== b.okBuckets || b.fail !== b.failBuckets)
+				return "bars painted " + b.ok + " up " + b.fail + " down, want " +
+					b.okBuckets + " " + b.failBuckets;
+			return (callocs.ok === 0 || b.ok > 0) && (callocs.fail === 0 || b.fail > 0) ||
+				"no bars painted";
+		});
 	{
 		/* speed: 100 slider moves across the whole capture */
 		const max = Number(slider.max);

@@ -6,6 +6,7 @@ independently of fragview's reader and model.
 
     compactcheck.py CAPTURE FRAGVIEW_JSON [PAGEBLOCK_ORDER]
     compactcheck.py --marks CAPTURE [PAGEBLOCK_ORDER [TS_NS]]
+    compactcheck.py --allocs CAPTURE [PAGEBLOCK_ORDER]
 
 CAPTURE is read with `trace-cmd report`; FRAGVIEW_JSON is the output of
 `fragview compact --format json CAPTURE`.  Prints one "ok - ..." or
@@ -13,7 +14,8 @@ CAPTURE is read with `trace-cmd report`; FRAGVIEW_JSON is the output of
 
 --marks prints what the maps must mark up to TS_NS (default: the end):
 "migrate N free N fail N", the number of blocks a migrate scanner pass,
-a free scanner pass, a failed mobility:migrate_folio touched.
+a free scanner pass, a failed mobility:migrate_folio touched.  --allocs prints "ok N failed
+N": the allocations of order >= PAGEBLOCK_ORDER and how many failed.
 """
 import json
 import re
@@ -64,7 +66,19 @@ def marks(capture, order, ts):
     return 0
 
 
+def alloc_counts(capture, order):
+    ok = failed = 0
+    for _, _, ev, f, _ in report_lines(capture):
+        if ev == 'mm_page_alloc' and int(f['order']) >= order:
+            ok += f['page'] != '(nil)'
+            failed += f['page'] == '(nil)'
+    print('ok %d failed %d' % (ok, failed))
+    return 0
+
+
 def main():
+    if sys.argv[1] == '--allocs':
+        return alloc_counts(sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 9)
     if sys.argv[1] == '--marks':
         return marks(sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 9,
                      int(sys.argv[4]) if len(sys.argv) > 4 else None)

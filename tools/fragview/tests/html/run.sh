@@ -208,6 +208,7 @@ capture_test() {
 	te=$(sed -n 's/.*"t0":\([0-9]*\),"tEnd":\([0-9]*\).*/\2/p' "$out/$name.html")
 	: >"$out/$name.exp"
 	num=0
+	times=
 	for ts in $((t0 + te / 3)) $((t0 + te * 2 / 3)) $((t0 + te)) "$@"; do
 		num=$((num + 1))
 		secs=$(printf '%d.%09d' $((ts / 1000000000)) $((ts % 1000000000)))
@@ -230,7 +231,11 @@ capture_test() {
 print(urllib.parse.quote(sys.stdin.read().strip(), safe=""))')
 			echo "vexp=$view@$ts:$glyphs" >>"$out/$name.exp"
 		done
+		times="$times $ts"
 	done
+	# more expectations at the same times, from the function named
+	# by $capture_more (called with the capture and the times)
+	[ -n "$capture_more" ] && $capture_more "$cap" $times >>"$out/$name.exp"
 	selftest "$name" "$out/$name.html" "$out/$name.exp"
 }
 
@@ -368,6 +373,61 @@ if [ -z "$FRAGVIEW_CAPTURE" ] && [ -e "$polluter" ]; then
 	else
 		not_ok "polluter: fv-polluter not on the page"
 	fi
+fi
+
+# --- compaction: the overlay and the high-order timeline on a real
+# capture of the compact scenario, against tests/compactcheck.py (what
+# trace-cmd report says): blocks marked at each time, allocations drawn;
+# a page with the scanner passes, or the allocations, taken out of its
+# data must fail ---
+compact_more() {
+	c=$1
+	shift
+	for ts in "$@"; do
+		echo "cmarks=$ts:$(python3 "$fv/tests/compactcheck.py" --marks "$c" 9 "$ts" |
+			awk '{ print $2 ":" $4 ":" $6 }')"
+	done
+	echo "callocs=$(python3 "$fv/tests/compactcheck.py" --allocs "$c" 9 |
+		awk '{ print $2 ":" $4 }')"
+}
+cf=$top/tests/fixtures/v2-compact.dat
+if [ -e "$cf" ]; then
+	capture_more=compact_more
+	capture_test compact "$cf"
+	capture_more=
+	# the overlay read back at device scale 2
+	selftest compact-hidpi "$out/compact.html" "$out/compact.exp" \
+		--force-device-scale-factor=2 --window-size=1400,900
+	screenshot compact "file://$out/compact.html"
+	# doctor KEY...: the page with those columns of D.compact emptied
+	doctor() {
+		python3 - "$out/compact.html" "$@" <<'PY'
+import re, sys
+page = open(sys.argv[1]).read()
+for key in sys.argv[2:]:
+    page, n = re.subn(r'"%s":\[[^\]]*\]' % key, '"%s":[]' % key, page)
+    assert n == 1, key
+sys.stdout.write(page)
+PY
+	}
+	doctor scanT scanB scanLo scanHi scanF >"$out/compact-noscan.html"
+	selftest_quiet=1 selftest compact-noscan "$out/compact-noscan.html" "$out/compact.exp"
+	if grep -q '^FAIL compact-overlay@' "$out/compact-noscan.selftest" &&
+	   grep -q '^PASS compact-timeline' "$out/compact-noscan.selftest"; then
+		ok "compact-noscan: a page without the scanner passes fails the overlay check"
+	else
+		not_ok "compact-noscan: overlay check passed without scanner passes (see $out/compact-noscan.selftest)"
+	fi
+	doctor allocT allocO allocOk >"$out/compact-noalloc.html"
+	selftest_quiet=1 selftest compact-noalloc "$out/compact-noalloc.html" "$out/compact.exp"
+	if grep -q '^FAIL compact-timeline' "$out/compact-noalloc.selftest" &&
+	   ! grep -q '^FAIL compact-overlay' "$out/compact-noalloc.selftest"; then
+		ok "compact-noalloc: an empty timeline fails the timeline check"
+	else
+		not_ok "compact-noalloc: timeline check passed on an empty timeline (see $out/compact-noalloc.selftest)"
+	fi
+else
+	not_ok "compact: no tests/fixtures/v2-compact.dat"
 fi
 
 # --- 1 M events: size and speed (figures reported, not judged) ---
