@@ -51,13 +51,38 @@ say "rendering $out/"
 "$fragview" map --format html -o "$out/map.html" "$out/trace.dat"
 "$fragview" map --format svg -o "$out/map.svg" "$out/trace.dat"
 "$fragview" stats --format txt -o "$out/stats.txt" "$out/trace.dat"
+# what the blocks hold (the census at the end of the capture), who stole
+# from them, what compaction did: each needs events a capture may lack
+# (an older kernel, a scenario without steals), which is worth a line,
+# not the end of the demo
+optional() {	# optional FILE fragview-args...: render, or say why not
+	local file=$1
+	shift
+	"$fragview" "$@" -o "$out/$file" "$out/trace.dat" 2> "$out/$file.err" ||
+		say "no $file: $(head -n 1 "$out/$file.err")"
+	[ -s "$out/$file.err" ] || rm -f "$out/$file.err"
+}
+optional map-pollution.svg map --format svg --color pollution
+optional map-pollution.txt map --format txt --color pollution
+optional blame.txt blame --by task
+optional blame-site.txt blame --by site
+optional compact.txt compact
 "$fragview" map --format ansi "$out/trace.dat"
 echo
 sed -n '1,40p' "$out/stats.txt"
+for f in map-pollution.txt blame.txt blame-site.txt; do
+	[ -s "$out/$f" ] || continue
+	echo
+	sed -n '1,30p' "$out/$f"
+done
 cat <<EOT
 
-$out/ holds trace.dat, map.html, map.svg, stats.txt ($((SECONDS - start)) s).
-  browse the map:   xdg-open $out/map.html   (one self-contained file)
+$out/ holds trace.dat, map.html, map.svg, stats.txt, and where the capture
+allows map-pollution.svg/.txt, blame.txt, blame-site.txt, compact.txt
+($((SECONDS - start)) s).
+  browse the map:   xdg-open $out/map.html   (one self-contained file:
+                    colour by type/free/order/pollution/steals, who stole
+                    from each block, compaction scanners, high-order timeline)
   KernelShark:      make kernelshark CAPTURE=$out/trace.dat
   replay check:     $fragview check $out/trace.dat
 EOT
