@@ -120,6 +120,8 @@ int load_capture_blame(const char *path, struct fv_model *m,
 		return -1;
 	m->expect_snap_events = info->have[FV_EV_SNAPSHOT];
 	m->compact->have_alloc_event = info->have[FV_EV_ALLOC];
+	m->expect_steal_events = info->have[FV_EV_STEAL] ||
+				 info->have[FV_EV_EXTFRAG];
 	fv_model_finish(m);
 	if (s)
 		fv_stats_finish(s, m);

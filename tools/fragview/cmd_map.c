@@ -31,8 +31,7 @@ static int parse_color_arg(const struct option *opt, const char *arg)
  * A view the capture has no data for is an error (exit 3), in one line
  * that says what to record; not an empty map.
  */
-static int check_color(const char *path, const struct fv_model *m,
-		       const struct fv_trace_info *info, int color)
+static int check_color(const char *path, const struct fv_model *m, int color)
 {
 	switch (color) {
 	case MAP_COLOR_POLLUTION:
@@ -42,7 +41,7 @@ static int check_color(const char *path, const struct fv_model *m,
 		     path);
 		return -1;
 	case MAP_COLOR_STEALS:
-		if (info->have[FV_EV_STEAL] || info->have[FV_EV_EXTFRAG])
+		if (m->expect_steal_events)
 			return 0;
 		warn("no mobility:pageblock_steal events in %s: --color steals needs them (record with -e mobility:pageblock_steal)",
 		     path);
@@ -157,7 +156,7 @@ int cmd_map(int argc, char **argv)
 			     (unsigned long long)(m.last_ts % 1000000000 / 1000));
 	}
 	if (ret || check_zone_filter(path, &m, &o) ||
-	    check_color(path, &m, &info, o.color)) {
+	    check_color(path, &m, o.color)) {
 		fv_blame_free(&b);
 		fv_model_free(&m);
 		return EXIT_UNREADABLE;

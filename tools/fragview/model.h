@@ -371,6 +371,8 @@ struct fv_model {
 	/* every steal's time, with keep_steal_times (set before the first
 	 * event; map --color steals) */
 	bool keep_steal_times;
+	bool expect_steal_events;	/* the capture records steals (it has
+					 * pageblock_steal or extfrag) */
 	struct fv_steal_rec *steal_recs;
 	size_t nr_steal_recs;
 	/* charts */

@@ -157,7 +157,8 @@ static bool view_has_data(const struct fv_model *m, int color)
 		return m->nr_census;
 	case MAP_COLOR_STEALS:	/* the times are kept for maps only */
 		return m->keep_steal_times &&
-		       (m->nr_events[FV_EV_STEAL] || m->nr_events[FV_EV_EXTFRAG]);
+		       (m->expect_steal_events || m->nr_events[FV_EV_STEAL] ||
+			m->nr_events[FV_EV_EXTFRAG]);
 	}
 	return true;
 }

@@ -430,6 +430,21 @@ else
 	not_ok "compact: no tests/fixtures/v2-compact.dat"
 fi
 
+# --- every view on a guest capture with censuses (tests/fixtures/) ---
+guest=$top/tests/fixtures/v2-census.dat
+if [ -z "$FRAGVIEW_CAPTURE" ] && [ -e "$guest" ]; then
+	capture_test guest-census "$guest"
+	n=0
+	for view in free order pollution steals; do
+		n=$((n + $(grep -c "^PASS viewcells@$view@" "$out/guest-census.selftest")))
+	done
+	if [ "$n" = 12 ]; then
+		ok "guest-census: 4 views painted as the txt map at 3 times"
+	else
+		not_ok "guest-census: $n of 12 view checks passed (see $out/guest-census.selftest)"
+	fi
+fi
+
 # --- 1 M events: size and speed (figures reported, not judged) ---
 if [ "${FRAGVIEW_HTML_BIG:-1}" != 0 ]; then
 	start=$(date +%s%N)
