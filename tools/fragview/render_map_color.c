@@ -267,6 +267,7 @@ void map_color_cell(const struct fv_model *m, int color,
 			c->ts = r->ts;
 			c->seq = r->seq;
 			c->census = true;
+			c->rec = r;
 		}
 		break;
 	case MAP_COLOR_STEALS:
@@ -276,4 +277,22 @@ void map_color_cell(const struct fv_model *m, int color,
 	c->bucket = map_color_bucket(color, m->pageblock_order,
 				     c->known, classed,
 				     c->value);
+}
+
+void map_census_holds(char *buf, size_t len, const struct fv_census_rec *r)
+{
+	size_t off = 0;
+
+	buf[0] = 0;
+	for (int k = 0; k < FV_CN_NR && off < len; k++) {
+		int n;
+
+		if (k == FV_CN_FREE_CHUNKS || !r->n[k])
+			continue;
+		n = snprintf(buf + off, len - off, "%s%s %u", off ? ", " : "",
+			     fv_census_count_name(k), r->n[k]);
+		if (n < 0)
+			break;
+		off += n;
+	}
 }

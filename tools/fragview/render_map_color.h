@@ -62,9 +62,16 @@ struct map_cell {
 	uint32_t seq;
 	bool known;			/* a record (steals: always) */
 	bool census;			/* the record is a census record */
+	const struct fv_census_rec *rec;	/* pollution: the record */
 };
 void map_color_cell(const struct fv_model *m, int color,
 		    const struct fv_block_at *at, struct map_cell *c);
+
+/*
+ * "lru 497, kernel 3, free 12": the non-zero page counts of a census
+ * record, what the block holds, into buf.
+ */
+void map_census_holds(char *buf, size_t len, const struct fv_census_rec *r);
 
 /* The bucket of a value of a view (value < 0 or !known: no data). */
 unsigned int map_color_bucket(int color, unsigned int pageblock_order,

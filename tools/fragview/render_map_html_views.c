@@ -7,7 +7,9 @@
  * svg maps draw) and the changes of every shown block's cell in time
  * order, as columns: "t" (ns since the previous change, the first since
  * t0), "b" (block), "k" (bucket), "v" (value), "s" (the record: seq * 2
- * + 1 for a census, 0 for steals).  A block's cell at time t is its last
+ * + 1 for a census, 0 for steals) and, for pollution, "n" (the record's
+ * page counts, "counts" names them: what the block holds).  A block's
+ * cell at time t is its last
  * change at or before t, or bucket "init" before its first one: the
  * rule of map_color_cell(), so the page draws what `fragview map --color
  * VIEW --at t` prints.  Steals change a cell only when the count enters
@@ -26,7 +28,7 @@ struct view_out {
 	FILE *out;
 	uint64_t prev_ts;
 	size_t n;
-	/* the columns are written one after another: pass 0..4 */
+	/* the columns are written one after another: pass 0..5 */
 	int col;
 };
 
@@ -36,6 +38,7 @@ struct change {
 	unsigned int bucket;
 	int64_t value;
 	uint32_t src;
+	const uint16_t *n;		/* census counts (pollution) */
 };
 
 static void put_change(struct view_out *w, const struct change *c)
@@ -58,6 +61,13 @@ static void put_change(struct view_out *w, const struct change *c)
 		break;
 	case 4:
 		fprintf(w->out, "%s%" PRIu32, sep, c->src);
+		break;
+	case 5:
+		fputs(sep, w->out);
+		fputc('[', w->out);
+		for (int k = 0; k < FV_CN_NR; k++)
+			fprintf(w->out, k ? ",%u" : "%u", c->n ? c->n[k] : 0);
+		fputc(']', w->out);
 		break;
 	}
 }
@@ -86,7 +96,7 @@ static void census_change(const struct fv_model *m, int color,
 	*c = (struct change){ .ts = r->ts, .block = block, .value = v,
 		.bucket = map_color_bucket(color, m->pageblock_order, true,
 					   classed, v),
-		.src = r->seq * 2 + 1 };
+		.src = r->seq * 2 + 1, .n = r->n };
 }
 
 /*
@@ -179,13 +189,19 @@ static const char *source_name(int color)
 void html_put_views(FILE *out, const struct fv_model *m,
 		    const int32_t *newidx, uint64_t t0, int initial)
 {
-	static const char *const cols[5] = { "t", "b", "k", "v", "s" };
+	static const char *const cols[6] = { "t", "b", "k", "v", "s", "n" };
 	uint32_t *count = xcalloc(m->nr_blocks ? m->nr_blocks : 1,
 				  sizeof(*count));
 
 	fputs(",\n\"views\":{\"initial\":", out);
 	map_put_json_str(out, map_color_name(initial));
-	fputs(",\"list\":[", out);
+	fputs(",\"counts\":[", out);
+	for (int k = 0; k < FV_CN_NR; k++) {
+		if (k)
+			fputc(',', out);
+		map_put_json_str(out, fv_census_count_name(k));
+	}
+	fputs("],\"list\":[", out);
 	for (int color = MAP_COLOR_FREE; color < MAP_COLOR_NR; color++) {
 		struct map_bucket b[MAP_MAX_BUCKETS];
 		size_t nb = map_color_buckets(color, m->pageblock_order, b);
@@ -211,7 +227,8 @@ void html_put_views(FILE *out, const struct fv_model *m,
 			fputc(']', out);
 		}
 		fputc(']', out);
-		for (int col = 0; col < 5; col++) {
+		for (int col = 0; col < (color == MAP_COLOR_POLLUTION ? 6 : 5);
+		     col++) {
 			struct view_out w = { .out = out, .prev_ts = t0, .col = col };
 
 			fprintf(out, ",\"%s\":[", cols[col]);

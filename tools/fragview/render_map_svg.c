@@ -45,6 +45,12 @@ static void put_cell_title(FILE *out, const struct map_view *v, size_t i)
 			c->census ? "census" : "snapshot", c->seq);
 	else if (v->color == MAP_COLOR_STEALS)
 		fprintf(out, " (%" PRId64 ")", c->value);
+	if (c->rec) {
+		char holds[256];
+
+		map_census_holds(holds, sizeof(holds), c->rec);
+		fprintf(out, "; holds %s", holds);
+	}
 }
 
 static size_t zone_rows(const struct fv_model *m, const struct fv_zone *z)

@@ -523,9 +523,7 @@ function blockInfo(i) {
 	if (checkWant[i] >= 0)
 		rows.push(["replay check", "last snapshot says " + D.names.mt[checkWant[i]] +
 			", replay says " + D.names.mt[checkGot[i]]]);
-	const view = VIEWS.info(i);
-	if (view)
-		rows.push(view);
+	rows.push(...VIEWS.info(i));
 	if (D.lorder[i] >= 0 || D.free[i] > 0)
 		rows.push(["free (last snapshot)", fmtN(D.free[i]) +
 			" pages, largest order " + D.lorder[i]]);

@@ -169,6 +169,21 @@ window.fragviewSelftest = function () {
 		fv.setView("type");
 		return cellsMatch(fv.typesAt(fv.time()));
 	});
+	/* the block details say what the block holds (its census counts) */
+	check("view-details", () => {
+		if (!fv.viewNames().includes("pollution"))
+			return { skip: "the capture has no census" };
+		fv.setView("pollution");
+		fv.setTime(fv.tEnd);
+		let i = 0;
+		while (i < fv.nrBlocks && fv.isOffline(i))
+			i++;
+		fv.select(i);
+		const text = document.getElementById("fv-details").textContent;
+		fv.select(-1);
+		fv.setView("type");
+		return /holds[a-z_]+ [0-9,]+/.test(text) || "block " + i + ": " + text;
+	});
 	check("slider-replay", () => {
 		const max = Number(slider.max);
 		for (const v of [0, max, max >> 1, max >> 2, 1, max - 1,

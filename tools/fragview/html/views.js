@@ -35,6 +35,7 @@ window.fvViews = function (D, ui) {
 	const bucket = new Uint8Array(N);	/* of the active view at curT */
 	const value = new Float64Array(N);
 	const src = new Float64Array(N);	/* seq * 2 + census; -1: none */
+	const rec = new Int32Array(N);		/* the change shown; -1: none */
 	let applied = 0;			/* changes up to the time shown */
 
 	function upperBound(v, t) {		/* number of changes with ts <= t */
@@ -49,16 +50,18 @@ window.fvViews = function (D, ui) {
 		return lo;
 	}
 	/* cells of view v at t into the arrays given */
-	function cellsAt(v, t, bk, val, sr) {
+	function cellsAt(v, t, bk, val, sr, rc) {
 		const end = upperBound(v, t);
 		bk.fill(v.init);
 		val.fill(-1);
 		sr.fill(-1);
+		rc.fill(-1);
 		for (let j = 0; j < end; j++) {
 			const b = v.b[j];
 			bk[b] = v.k[j];
 			val[b] = v.v[j];
 			sr[b] = v.s[j];
+			rc[b] = j;
 		}
 		return end;
 	}
@@ -66,14 +69,15 @@ window.fvViews = function (D, ui) {
 		if (!cur)
 			return;
 		const nb = new Uint8Array(N), nv = new Float64Array(N);
-		const ns = new Float64Array(N);
-		applied = cellsAt(cur, t, nb, nv, ns);
+		const ns = new Float64Array(N), nr = new Int32Array(N);
+		applied = cellsAt(cur, t, nb, nv, ns, nr);
 		for (let i = 0; i < N; i++) {
 			if (nb[i] !== bucket[i])
 				touch(i);
 			bucket[i] = nb[i];
 			value[i] = nv[i];
 			src[i] = ns[i];
+			rec[i] = nr[i];
 		}
 	}
 	function select(name) {
@@ -121,16 +125,23 @@ window.fvViews = function (D, ui) {
 			"</td><td class=\"n\">" + ui.fmtN(count[k]) + "</td></tr>").join("") +
 			"</table>";
 	}
+	/* rows for the block details: the cell's value, what the block holds */
 	function info(i) {
 		if (!cur)
-			return null;
+			return [];
 		const b = cur.buckets[bucket[i]];
 		let text = b[2];
 		if (src[i] >= 0)
 			text += " (" + value[i] + ", " + srcText(src[i]) + ")";
 		else if (cur.name === "steals")
 			text += " (" + (value[i] < 0 ? 0 : value[i]) + " at the last change)";
-		return [cur.name, text];
+		const rows = [[cur.name, text]];
+		if (cur.n && rec[i] >= 0)
+			rows.push(["holds", cur.n[rec[i]].map((n, k) =>
+				n && D.views.counts[k] !== "free_chunks" ?
+					D.views.counts[k] + " " + ui.fmtN(n) : "")
+				.filter(Boolean).join(", ")]);
+		return rows;
 	}
 	/* for the self-test: the glyph of each block at t, from scratch */
 	function glyphsAt(name, t, offline) {
@@ -138,7 +149,7 @@ window.fvViews = function (D, ui) {
 		if (!v)
 			return null;
 		const bk = new Uint8Array(N), val = new Float64Array(N);
-		cellsAt(v, t, bk, val, new Float64Array(N));
+		cellsAt(v, t, bk, val, new Float64Array(N), new Int32Array(N));
 		let out = "";
 		for (let i = 0; i < N; i++)
 			out += offline(i) ? " " : v.buckets[bk[i]][0];

@@ -289,6 +289,15 @@ static void test_svg_cells(void)
 			 b[bk].label, free0[k]);
 		CHECK(strstr(cell, want) && strstr(cell, want) < strstr(cell, "</rect>"));
 	}
+	free(t);
+	/* pollution: what the block holds, from its census record */
+	t = render(render_map_svg, &m, MAP_COLOR_POLLUTION, UINT64_MAX);
+	CHECK(strstr(t, "pollution: 100-999 foreign pages (100, census 1); holds "
+		     "free 32, lru 380, kernel 100</title>"));
+	CHECK(strstr(t, "pollution: not classed (Isolate) (0, census 1); holds "
+		     "free 32, lru 475, kernel 5</title>"));
+	free(t);
+	t = render(render_map_svg, &m, MAP_COLOR_FREE, 100);
 	/* the legend: title, source, one key per bucket */
 	CHECK(strstr(t, ">free pages per block</text>"));
 	CHECK(strstr(t, "as of snapshot 1 at 0.000000100 s"));
@@ -346,6 +355,16 @@ static void test_html_views(void)
 		CHECK_EQ(array_len(steals_view, "\"b\":["), 6);
 		CHECK(strstr(steals_view, "\"b\":[1,2,3,2,3,3]"));
 		CHECK(strstr(steals_view, "\"v\":[1,1,1,10,10,100]"));
+		/* only pollution has the counts: 10 records of 11 */
+		CHECK(!strstr(free_view, "\"n\":[") ||
+		      strstr(free_view, "\"n\":[") > strstr(free_view, "}"));
+	}
+	{
+		const char *pol = strstr(t, "{\"name\":\"pollution\"");
+
+		CHECK(pol && strstr(pol, "\"n\":[[32,0,480,0,0,0,0,0,0,0,0],"
+					  "[32,0,479,0,0,0,0,1,0,0,0],"));
+		CHECK(strstr(t, "\"counts\":[\"free\",\"free_chunks\",\"lru\","));
 	}
 	free(t);
 	fv_model_free(&m);

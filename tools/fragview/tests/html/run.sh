@@ -346,6 +346,18 @@ PY
 	else
 		not_ok "samecolour: the self-test missed one-colour views (see $out/samecolour.selftest)"
 	fi
+	# negative: a page without the census counts must not say what a
+	# block holds
+	sed 's/"s":\(\[[^]]*\]\),"n":\[/"s":\1,"counts_gone":[/' "$out/census.html" \
+		>"$out/nocounts.html"
+	selftest_quiet=1 selftest nocounts "$out/nocounts.html" "$out/census.exp"
+	if grep -q '^PASS view-details' "$out/census.selftest" &&
+	   grep -q '^FAIL view-details' "$out/nocounts.selftest" &&
+	   [ "$(grep -c '^FAIL' "$out/nocounts.selftest")" = 1 ]; then
+		ok "nocounts: the details of a page without census counts fail (and only they)"
+	else
+		not_ok "nocounts: view-details did not tell (see $out/nocounts.selftest)"
+	fi
 	# negative: a wrong glyph in the expectations must fail the replay
 	sed '/^vexp=pollution@/{s/:\(.\)/:%7E/;}' "$out/census.exp" >"$out/wrongview.exp"
 	selftest_quiet=1 selftest wrongview "$out/census.html" "$out/wrongview.exp"
