@@ -6,7 +6,8 @@
  * and the dump parser turn their input into struct fv_event records in
  * time order and feed them to fv_model_apply().  The model keeps what the
  * views need and nothing that grows with the raw number of events beyond
- * the pageblock-type history (flips), which is what "replay" means:
+ * the histories a map replays to any time (flips; snapshot and census
+ * records; steal times for maps):
  *
  *   - the block table (one struct fv_block per pageblock seen), sorted by
  *     (nid, zone, pfn), with the type at the baseline snapshot, the current
@@ -14,6 +15,10 @@
  *   - the flip history, so the map can be replayed exactly to any time;
  *     kept always: besides map --at and the HTML slider, the check's gen
  *     replay and the gen-gap report (integrity.c) of every command read it;
+ *   - the free space of every pageblock_state record and every census
+ *     record, and with keep_steal_times (maps) every steal's time, so
+ *     map --color can show each block's latest at or before any time
+ *     (fv_model_blocks_at());
  *   - with keep_hist only (the HTML block details), a bounded ring of
  *     recent events for each block that has any;
  *   - time-bucketed counters for the charts (fixed number of buckets,
