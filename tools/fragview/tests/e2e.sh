@@ -490,6 +490,12 @@ PY
 		"fragview: /nonexistent/x: cannot write: No such file or directory" \
 		-- "$fv" compact "$cf" -o /nonexistent/x
 fi
+# a stock kernel's capture: compact needs none of the mobility events
+if [ -e "$fixtures/stock-fragment.dat" ]; then
+	expect "compact: stock-kernel capture" 0 "" -- "$fv" compact "$fixtures/stock-fragment.dat" --format json -o stock.json
+	[ "$(jget stock.json "len(d['runs']) > 0 and all(r['status'] for r in d['runs'])")" = True ] &&
+		ok "compact: stock-kernel capture has its runs" || nok "compact: stock-kernel runs"
+fi
 # a capture with compaction events but no kmem:mm_page_alloc says so
 if [ -e "$fixtures/fragment.dat" ]; then
 	expect "compact: allocations not recorded" 0 "" -- "$fv" compact "$fixtures/fragment.dat"
@@ -528,7 +534,7 @@ rc=$?
 	ok "reader hang stopped by the timeout" || nok "reader hang" "status $rc: $(cat err.txt)"
 
 # ---- and damaged copies of real (v7) guest captures, ABI v1 and v2
-for f in fragment v2-offline; do
+for f in fragment v2-offline v2-compact; do
 	[ -e "$fixtures/$f.dat" ] || continue
 	python3 "$here/mutate.py" "$fv" "$fixtures/$f.dat" 100 | tail -1 |
 		sed "s/^\(n*o*t* *ok - \)/\1$f.dat: /"

@@ -3,10 +3,10 @@
 """Run fragview on ~200 damaged copies of a real capture.
 
 Truncations at many offsets and byte flips (header, event formats and
-ring-buffer data alike), read in turn by check, stats and blame.  Every
-run must end with exit status 0-3 (check: exact, mismatch, cannot be
-exact, unreadable; stats, blame: 0 or 3) - never a
-signal, never a hang - and an unreadable capture must say why in one
+ring-buffer data alike), read in turn by check, stats, blame and
+compact.  Every run must end with exit status 0-3 (check: exact,
+mismatch, cannot be exact, unreadable; stats, blame, compact: 0 or 3) -
+never a signal, never a hang - and an unreadable capture must say why in one
 "fragview: FILE: ..." line.  libtracecmd does crash on some of these:
 that is what the reader child is for.
 
@@ -50,7 +50,7 @@ def main():
         for i, (what, blob) in enumerate(mutants(data, n, rng)):
             with open(path, "wb") as f:
                 f.write(blob)
-            cmd = ["check", "stats", "blame"][i % 3]
+            cmd = ["check", "stats", "blame", "compact"][i % 4]
             try:
                 p = subprocess.run([fragview, cmd, path], env=env,
                                    stdout=subprocess.DEVNULL,
