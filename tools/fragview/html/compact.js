@@ -14,9 +14,11 @@
  *     and every compaction run as a bar from its begin to its end,
  *     coloured by its end status, with a cursor at the time shown (a
  *     click moves the map there);
- *   - a side panel section: what compaction did and failed up to now.
+ *   - a side panel section: what compaction did and failed up to now,
+ *     and rows of the block details (info(i)): the pages of the block
+ *     each scanner covered, its failed migrations and the last result.
  *
- * window.fvCompact(D, ui) -> { seek(t), layout(), test }, where ui gives
+ * window.fvCompact(D, ui) -> { seek(t), layout(), info(i), test }, where ui gives
  * cellXY(i), cell() (cell size, CSS px), setTime(rel), esc(), fmtN(),
  * secs() and hex().  Without D.compact it returns the same, doing nothing.
  */
@@ -33,7 +35,7 @@ window.fvCompact = function (D, ui) {
 	const ERRNO = { 1: "EPERM", 2: "ENOENT", 5: "EIO", 11: "EAGAIN",
 		12: "ENOMEM", 14: "EFAULT", 16: "EBUSY", 22: "EINVAL",
 		28: "ENOSPC", 38: "ENOSYS", 133: "EHWPOISON" };
-	const nothing = { seek() {}, layout() {}, test: null };
+	const nothing = { seek() {}, layout() {}, info: () => [], test: null };
 	if (!C)
 		return nothing;
 	const $ = (id) => document.getElementById(id);
@@ -334,10 +336,31 @@ window.fvCompact = function (D, ui) {
 		summary();
 	}
 
+	/* rows for the block details: what compaction did to block i so far */
+	function info(i) {
+		const rows = [];
+		const pages = (lo, hi) => "pages +" + ui.hex(lo) + "\u2013" + ui.hex(hi - 1) +
+			" of the block";
+		if (mlo[i] >= 0)
+			rows.push(["migrate scanner", pages(mlo[i], mhi[i])]);
+		if (flo[i] >= 0)
+			rows.push(["free scanner", pages(flo[i], fhi[i])]);
+		if (nfail[i])
+			rows.push(["failed migrations", ui.fmtN(nfail[i]) + " pages, last " +
+				errName(lastR[i]) + " (" + lastR[i] + ")"]);
+		return rows;
+	}
 	return {
 		seek,
 		layout,
+		info,
 		test: {
+			/* the first block with failed migrations now, and the name
+			 * of its last failure's errno */
+			failBlock: () => {
+				const i = nfail.findIndex((n) => n > 0);
+				return i < 0 ? null : { block: i, errno: errName(lastR[i]) };
+			},
 			marks: () => counts(),
 			drawn: () => drawnCounts(),
 			allocs: () => ({ ok: allocOk, fail: allocFail }),

@@ -524,6 +524,7 @@ function blockInfo(i) {
 		rows.push(["replay check", "last snapshot says " + D.names.mt[checkWant[i]] +
 			", replay says " + D.names.mt[checkGot[i]]]);
 	rows.push(...VIEWS.info(i));
+	rows.push(...COMPACT.info(i));
 	if (D.lorder[i] >= 0 || D.free[i] > 0)
 		rows.push(["free (last snapshot)", fmtN(D.free[i]) +
 			" pages, largest order " + D.lorder[i]]);

@@ -346,6 +346,19 @@ window.fragviewSelftest = function () {
 				"timeline cursor at " + x + ", want " + want_x;
 		});
 	});
+	if (cmarks.length)
+		check("compact-details", () => {
+			const f = fv.compact && fv.compact.failBlock();
+			if (!f)
+				return cmarks[cmarks.length - 1].fail ?
+					"no block with failed migrations on the page" :
+					{ skip: "no failed migration in this capture" };
+			fv.select(f.block);
+			const t = document.getElementById("fv-details").textContent;
+			fv.select(-1);
+			return t.includes("failed migrations") && t.includes(f.errno) ||
+				"block " + f.block + " details lack its failure " + f.errno;
+		});
 	if (callocs)
 		check("compact-timeline", () => {
 			if (!fv.compact)
