@@ -7,7 +7,8 @@
  * time order and feed them to fv_model_apply().  The model keeps what the
  * views need and nothing that grows with the raw number of events beyond
  * the histories a map replays to any time (flips; snapshot and census
- * records; steal times for maps):
+ * records; steal times for maps; compaction scanner passes, failed
+ * migrations and high-order allocations):
  *
  *   - the block table (one struct fv_block per pageblock seen), sorted by
  *     (nid, zone, pfn), with the type at the baseline snapshot, the current
@@ -22,7 +23,9 @@
  *   - with keep_hist only (the HTML block details), a bounded ring of
  *     recent events for each block that has any;
  *   - time-bucketed counters for the charts (fixed number of buckets,
- *     widened by merging pairs when the capture outgrows them).
+ *     widened by merging pairs when the capture outgrows them);
+ *   - m->compact (compaction.h): compaction runs, every scanner pass and
+ *     failed migration, allocations of order >= pageblock_order.
  *
  * All enums below are fragview's canonical values; the trace module maps
  * the kernel's config-dependent numbers to them by the symbolic names in
