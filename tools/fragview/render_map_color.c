@@ -85,11 +85,13 @@ static void set(struct map_bucket *b, char glyph, uint32_t rgb,
 	va_end(ap);
 }
 
-/* Colour k of n (n >= 2) between from and to. */
+/* Colour k of n between from and to (n = 1: from). */
 static uint32_t ramp(unsigned int k, unsigned int n, uint32_t from, uint32_t to)
 {
 	uint32_t out = 0;
 
+	if (n < 2)
+		return from;
 	for (int shift = 16; shift >= 0; shift -= 8) {
 		int a = from >> shift & 0xff, z = to >> shift & 0xff;
 
@@ -154,8 +156,8 @@ size_t map_color_buckets(int color, unsigned int pageblock_order,
 				    "order %u", o);
 			else
 				set(&b[n++], hexdigit(o),
-				    ramp(o - pageblock_order, top - pageblock_order + 2,
-					 0x6a51a3, 0x3f007d),
+				    ramp(o - pageblock_order, top - pageblock_order + 1,
+					 0x807dba, 0x3f007d),
 				    "order %u%s", o, o == pageblock_order ?
 				    ": a whole block" : o == top ? " or more" :
 				    " (spans blocks)");
