@@ -65,6 +65,30 @@ fv_events() {
 		*) echo "-e $ev" ;;
 		esac
 	done
+	fv_stack_events
+}
+
+# The kernel stack of every event that pollutes or claims a pageblock
+# (fragview blame): a stacktrace trigger on the event writes an
+# ftrace:kernel_stack record right after it, on the same CPU.  On the
+# patched kernel that is pageblock_steal and pageblock_flip (a few hundred
+# events a run, the other events stay without stacks); on a stock kernel
+# mm_page_alloc_extfrag, its one event at a fallback.  FV_STACKS=0 (or
+# fv.stacks=0 on the command line) records no stacks.  trace-cmd takes
+# the triggers off again when it stops.
+fv_stack_events() {
+	stacks=${FV_STACKS:-1}
+	grep -qw 'fv.stacks=0' /proc/cmdline && stacks=0
+	[ "$stacks" = 1 ] || return 0
+	if [ -d "$TRACING/events/mobility" ]; then
+		set -- mobility/pageblock_steal mobility/pageblock_flip
+	else
+		set -- kmem/mm_page_alloc_extfrag
+	fi
+	for ev in "$@"; do
+		[ -e "$TRACING/events/$ev/trigger" ] || continue
+		echo "-e ${ev%/*}:${ev#*/} -R stacktrace"
+	done
 }
 
 # pageblock_order, from the block size /proc/pagetypeinfo prints (9 if not)
@@ -123,6 +147,9 @@ fv_census() {
 fv_record_start() {
 	fv_state start
 	events=$(fv_events)
+	# the saved comms (pid -> name) that blame names tasks by: the
+	# default 128 are too few for a scenario's shells and helpers
+	echo 4096 > "$TRACING/saved_cmdlines_size" 2>/dev/null
 	# 10 MiB per cpu: trace-cmd drains continuously, but under TCG and a
 	# loaded host it falls behind the per-page drain events; a lost event
 	# would make the replay inexact.
@@ -134,7 +161,8 @@ fv_record_start() {
 	FV_RECORDER=$!
 	first=$(echo "$events" | head -n 1 | sed 's/^-e //; s|:|/|')
 	i=0
-	while [ "$(cat "$TRACING/events/$first/enable" 2>/dev/null)" != 1 ] ||
+	# (an event with a trigger reads "1*": enabled, with a trigger)
+	while ! grep -q '^1' "$TRACING/events/$first/enable" 2>/dev/null ||
 	      [ "$(cat "$TRACING/tracing_on")" != 1 ]; do
 		i=$((i + 1))
 		if [ $i -gt 300 ] || ! kill -0 "$FV_RECORDER" 2>/dev/null; then
