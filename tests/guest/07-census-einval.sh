@@ -32,7 +32,7 @@ bad=$(awk '/^node/ { start = $6 + 0; end = $8 + 0
 	/^0x/ { pfn = $1 + 0; lo = pfn > start ? pfn : start
 		hi = pfn + n < end ? pfn + n : end
 		if (NF != 13 || $3+$5+$6+$7+$8+$9+$10+$11+$12+$13 != hi - lo) print }' $dbg/census | head -n 3)
-[ -z "$bad" ] || { echo "census lines whose 11 counts do not add up to the block: $bad"; rc=1; }
+[ -z "$bad" ] || { echo "census lines whose page counts do not add up to the block: $bad"; rc=1; }
 grep -q '^node .* pageblock_order 9 gen' $dbg/census || { echo "no zone header in census"; rc=1; }
 
 was_on=$(cat $tr/tracing_on)
