@@ -93,7 +93,7 @@ fv_stack_events() {
 
 # pageblock_order, from the block size /proc/pagetypeinfo prints (9 if not)
 fv_pageblock_order() {
-	pages=$(awk '/^Pages per block:/ { print $4 }' /proc/pagetypeinfo 2>/dev/null)
+	pages=$(awk '/^Pages per block:/ { print $4; exit }' /proc/pagetypeinfo 2>/dev/null)
 	order=0
 	while [ "${pages:-0}" -gt 1 ]; do
 		pages=$((pages / 2))
