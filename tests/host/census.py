@@ -8,7 +8,8 @@
 # the walk's: free = KPF_BUDDY, lru = KPF_LRU (of the compound head),
 # slab_reclaimable + slab_unmovable = KPF_SLAB, pgtable, reserved, offline,
 # and movable_ops + kernel + free_pcp = the rest. Per zone at rest, the
-# free pages and free chunks add up to /proc/buddyinfo. The capture's
+# free pages and free chunks add up to /proc/buddyinfo (censuswalk repeats
+# its cycle, up to 5 times, until some zone was at rest). The capture's
 # pageblock_census events list the census's blocks, counts adding up.
 # usage: census.py DIR | --report FILE --walk WALK.txt [--min-stable PCT]
 from report import Tap, events, oracle_args
@@ -31,15 +32,19 @@ def parse_walk(path):
     headers {zone: (start, end)}, buddyinfo1/2 {zone: [n per order]},
     kpf {pfn: {name: n}}."""
     out = {'census1': {}, 'census2': {}, 'buddyinfo1': {}, 'buddyinfo2': {},
-           'kpf': {}, 'zones1': {}, 'zones2': {}}
+           'kpf': {}, 'zones1': {}, 'zones2': {}, 'attempts': 1, 'zones_at_rest': None}
     section = zone = None
     with open(path) as f:
         for line in f:
             w = line.split()
             if not w:
                 continue
-            if w[0] in ('census1', 'census2', 'buddyinfo1', 'buddyinfo2'):
+            if w[0] == 'attempts':
+                out['attempts'], out['zones_at_rest'] = int(w[1]), int(w[3])
+            elif w[0] in ('census1', 'census2', 'buddyinfo1', 'buddyinfo2'):
                 section = w[0]
+            elif section is None:
+                continue
             elif w[0] == 'kpf':
                 out['kpf'][int(w[1], 16)] = dict(zip(KPF, map(int, w[2:])))
             elif section.startswith('census') and w[0] == 'node':
@@ -110,8 +115,12 @@ for zone in w['zones1']:
     if (free, chunks) != (want_free, sum(b1)):
         bad.append('%s: census %d free pages in %d chunks, buddyinfo %d in %d'
                    % (zone, free, chunks, want_free, sum(b1)))
+if w['zones_at_rest'] is not None and w['zones_at_rest'] != zones_checked:
+    bad.append('censuswalk counted %d zones at rest, the oracle %d'
+               % (w['zones_at_rest'], zones_checked))
 t.check(zones_checked > 0 and not bad, 'per zone at rest, free pages and chunks = '
-        '/proc/buddyinfo (%d of %d zones at rest)' % (zones_checked, len(w['zones1'])), bad)
+        '/proc/buddyinfo (%d of %d zones at rest, walk attempt %d)'
+        % (zones_checked, len(w['zones1']), w['attempts']), bad)
 
 # the capture: each census lists the blocks of the text census
 seqs, bad = {}, []

@@ -10,8 +10,15 @@
  * touched first, and the results are printed only at the end, so a block
  * whose two census lines agree was at rest while it was walked.
  *
- * Output: "census1" + the first read, "buddyinfo1" + /proc/buddyinfo,
- * one "kpf" line per block, "buddyinfo2", "census2" + the second read:
+ * A zone is at rest when its part of the census and its /proc/buddyinfo
+ * line read the same before and after the walk. Background work (vmstat,
+ * kworkers) touches a few pages now and then, more so on a loaded host:
+ * the cycle is repeated, up to MAX_ATTEMPTS times, until some zone was at
+ * rest, and the attempt with the most zones at rest is printed.
+ *
+ * Output: "attempts N zones_at_rest Z", "census1" + the first read,
+ * "buddyinfo1" + /proc/buddyinfo, one "kpf" line per block, "buddyinfo2",
+ * "census2" + the second read:
  *
  *   kpf 0xPFN pages free lru slab pgtable reserved offline other nopage
  */
@@ -34,8 +41,9 @@
 #define KPF_RESERVED		32
 
 #define BIT(n)		(1ULL << (n))
-#define TEXT_MAX	(16UL << 20)
+#define TEXT_MAX	(2UL << 20)
 #define MAX_BLOCKS	(1UL << 16)
+#define MAX_ATTEMPTS	5
 
 enum { C_FREE, C_LRU, C_SLAB, C_PGTABLE, C_RESERVED, C_OFFLINE, C_OTHER,
        C_NOPAGE, NR_CLASSES };
@@ -45,10 +53,18 @@ struct block {
 	unsigned int count[NR_CLASSES];
 };
 
-static char *census1, *census2, *buddy1, *buddy2;
-static struct block *blocks;
+/* One census-walk-census cycle */
+struct attempt {
+	char *census1, *census2, *buddy1, *buddy2;
+	struct block *blocks;
+	unsigned long nr_blocks;
+	int zones_at_rest;
+};
+
+static struct attempt try, best;
+static char *scratch;
 static uint64_t *flags;
-static unsigned long nr_blocks, block_pages;
+static unsigned long block_pages;
 static int kpf_fd;
 
 static void die(const char *what)
@@ -136,37 +152,34 @@ static void walk(struct block *b, unsigned long start, unsigned long end)
 	}
 }
 
-int main(int argc, char **argv)
+static void *zalloc(size_t size)
 {
-	const char *census = argc > 1 ? argv[1] :
-		"/sys/kernel/debug/mobility/census";
-	unsigned long zstart = 0, zend = 0, i;
+	void *p = calloc(1, size);	/* calloc touches nothing: */
+
+	if (!p)
+		die("calloc");
+	memset(p, 0, size);		/* fault it in now */
+	return p;
+}
+
+static void alloc_attempt(struct attempt *a)
+{
+	a->census1 = zalloc(TEXT_MAX);
+	a->census2 = zalloc(TEXT_MAX);
+	a->buddy1 = zalloc(TEXT_MAX);
+	a->buddy2 = zalloc(TEXT_MAX);
+	a->blocks = zalloc(MAX_BLOCKS * sizeof(*a->blocks));
+}
+
+/* Walk every block census1 lists; 0, or -1 on a census it cannot read */
+static int walk_census(struct attempt *a)
+{
+	unsigned long zstart = 0, zend = 0;
 	char *line, *save;
 
-	census1 = malloc(TEXT_MAX);
-	census2 = malloc(TEXT_MAX);
-	buddy1 = malloc(TEXT_MAX);
-	buddy2 = malloc(TEXT_MAX);
-	blocks = calloc(MAX_BLOCKS, sizeof(*blocks));
-	flags = malloc((1UL << 18) * sizeof(*flags));
-	if (!census1 || !census2 || !buddy1 || !buddy2 || !blocks || !flags)
-		die("malloc");
-	/* fault everything in now, not between the two reads */
-	memset(census1, 0, TEXT_MAX);
-	memset(census2, 0, TEXT_MAX);
-	memset(buddy1, 0, TEXT_MAX);
-	memset(buddy2, 0, TEXT_MAX);
-	memset(flags, 0, (1UL << 18) * sizeof(*flags));
-	kpf_fd = open("/proc/kpageflags", O_RDONLY);
-	if (kpf_fd < 0)
-		die("/proc/kpageflags");
-
-	slurp(census, census1);
-	slurp("/proc/buddyinfo", buddy1);
-
-	/* the walk: a copy of census1 to tokenise, kept in census2 for now */
-	memcpy(census2, census1, TEXT_MAX);
-	for (line = strtok_r(census2, "\n", &save); line;
+	a->nr_blocks = 0;
+	memcpy(scratch, a->census1, TEXT_MAX);
+	for (line = strtok_r(scratch, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		unsigned long pfn, order;
 		struct block *b;
@@ -177,38 +190,127 @@ int main(int argc, char **argv)
 			if (block_pages > (1UL << 18)) {
 				fprintf(stderr, "censuswalk: pageblock_order %lu too large\n",
 					order);
-				return 1;
+				return -1;
 			}
 			continue;
 		}
 		if (sscanf(line, "0x%lx", &pfn) != 1 || !block_pages) {
 			fprintf(stderr, "censuswalk: bad census line '%s'\n", line);
-			return 1;
+			return -1;
 		}
-		if (nr_blocks == MAX_BLOCKS) {
+		if (a->nr_blocks == MAX_BLOCKS) {
 			fprintf(stderr, "censuswalk: more than %lu blocks\n",
 				MAX_BLOCKS);
-			return 1;
+			return -1;
 		}
-		b = &blocks[nr_blocks++];
+		b = &a->blocks[a->nr_blocks++];
+		memset(b, 0, sizeof(*b));
 		b->pfn = pfn;
 		walk(b, pfn > zstart ? pfn : zstart,
 		     pfn + block_pages < zend ? pfn + block_pages : zend);
 	}
+	return 0;
+}
 
-	slurp("/proc/buddyinfo", buddy2);
-	slurp(census, census2);
+/* The zone part of census text @text starting at @zone (a "node" line) */
+static size_t zone_len(const char *zone)
+{
+	const char *next = strstr(zone + 1, "\nnode ");
 
-	printf("census1\n%sbuddyinfo1\n%s", census1, buddy1);
-	for (i = 0; i < nr_blocks; i++) {
-		const unsigned int *c = blocks[i].count;
+	return next ? (size_t)(next + 1 - zone) : strlen(zone);
+}
 
-		printf("kpf 0x%lx %lu %u %u %u %u %u %u %u %u\n", blocks[i].pfn,
-		       blocks[i].pages, c[C_FREE], c[C_LRU], c[C_SLAB],
-		       c[C_PGTABLE], c[C_RESERVED], c[C_OFFLINE], c[C_OTHER],
-		       c[C_NOPAGE]);
+/* The /proc/buddyinfo line of node @nid zone @name in @text, or NULL */
+static const char *buddy_line(const char *text, int nid, const char *name,
+			      size_t *len)
+{
+	const char *p;
+
+	for (p = text; *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : p + strlen(p)) {
+		char zname[32];
+		int n;
+
+		if (sscanf(p, "Node %d, zone %31s", &n, zname) == 2 &&
+		    n == nid && !strcmp(zname, name)) {
+			const char *end = strchr(p, '\n');
+
+			*len = end ? (size_t)(end - p) : strlen(p);
+			return p;
+		}
 	}
-	printf("buddyinfo2\n%scensus2\n%s", buddy2, census2);
+	return NULL;
+}
+
+/* Zones whose census text and buddyinfo line did not change */
+static int zones_at_rest(const struct attempt *a)
+{
+	const char *z1 = a->census1, *z2 = a->census2;
+	int rest = 0;
+
+	while (!strncmp(z1, "node ", 5) && !strncmp(z2, "node ", 5)) {
+		size_t l1 = zone_len(z1), l2 = zone_len(z2), b1, b2;
+		const char *y1, *y2;
+		char name[32];
+		int nid;
+
+		if (sscanf(z1, "node %d zone %31s", &nid, name) == 2 &&
+		    l1 == l2 && !memcmp(z1, z2, l1) &&
+		    (y1 = buddy_line(a->buddy1, nid, name, &b1)) &&
+		    (y2 = buddy_line(a->buddy2, nid, name, &b2)) &&
+		    b1 == b2 && !memcmp(y1, y2, b1))
+			rest++;
+		z1 += l1;
+		z2 += l2;
+	}
+	return rest;
+}
+
+int main(int argc, char **argv)
+{
+	const char *census = argc > 1 ? argv[1] :
+		"/sys/kernel/debug/mobility/census";
+	struct attempt tmp;
+	unsigned long i;
+	int n;
+
+	alloc_attempt(&try);
+	alloc_attempt(&best);
+	best.zones_at_rest = -1;
+	scratch = zalloc(TEXT_MAX);
+	flags = zalloc((1UL << 18) * sizeof(*flags));
+	kpf_fd = open("/proc/kpageflags", O_RDONLY);
+	if (kpf_fd < 0)
+		die("/proc/kpageflags");
+
+	for (n = 1; n <= MAX_ATTEMPTS; n++) {
+		slurp(census, try.census1);
+		slurp("/proc/buddyinfo", try.buddy1);
+		if (walk_census(&try))
+			return 1;
+		slurp("/proc/buddyinfo", try.buddy2);
+		slurp(census, try.census2);
+		try.zones_at_rest = zones_at_rest(&try);
+		if (try.zones_at_rest > best.zones_at_rest) {
+			tmp = best;
+			best = try;
+			try = tmp;
+		}
+		if (best.zones_at_rest > 0)
+			break;
+	}
+
+	printf("attempts %d zones_at_rest %d\n", n > MAX_ATTEMPTS ? MAX_ATTEMPTS : n,
+	       best.zones_at_rest);
+	printf("census1\n%sbuddyinfo1\n%s", best.census1, best.buddy1);
+	for (i = 0; i < best.nr_blocks; i++) {
+		const unsigned int *c = best.blocks[i].count;
+
+		printf("kpf 0x%lx %lu %u %u %u %u %u %u %u %u\n",
+		       best.blocks[i].pfn, best.blocks[i].pages, c[C_FREE],
+		       c[C_LRU], c[C_SLAB], c[C_PGTABLE], c[C_RESERVED],
+		       c[C_OFFLINE], c[C_OTHER], c[C_NOPAGE]);
+	}
+	printf("buddyinfo2\n%scensus2\n%s", best.buddy2, best.census2);
 	if (fflush(stdout) || ferror(stdout))
 		die("stdout");
 	return 0;
