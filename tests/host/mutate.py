@@ -238,15 +238,20 @@ def _census_move(side, key, to):
             'slab_unmovable', 'pgtable', 'kernel', 'free_pcp', 'reserved', 'offline')
     W = list(side[0])
     i, j = cols.index(key) + 2, cols.index(to) + 2
-    victim = None
+    seen = {}       # pfn -> its census lines (census1, census2)
+    for line in W:
+        w = line.split()
+        if len(w) == 13 and w[0].startswith('0x'):
+            seen.setdefault(w[0], []).append(line)
+    # a block the oracle compares: unchanged across the walk
+    victim = next(pfn for pfn, lines in seen.items()
+                  if len(lines) == 2 and lines[0] == lines[1] and
+                  int(lines[0].split()[i]) > 0)
     for n, line in enumerate(W):
         w = line.split()
-        if len(w) == 13 and w[0].startswith('0x') and int(w[i]) > 0:
-            if victim is None:
-                victim = w[0]
-            if w[0] == victim:
-                w[i], w[j] = str(int(w[i]) - 1), str(int(w[j]) + 1)
-                W[n] = ' '.join(w)
+        if len(w) == 13 and w[0] == victim:
+            w[i], w[j] = str(int(w[i]) - 1), str(int(w[j]) + 1)
+            W[n] = ' '.join(w)
     side[0] = W
 
 
