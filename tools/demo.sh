@@ -12,7 +12,7 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 scenario=fragment mem=1G out=$top/out/demo reuse=0
 usage() {
-	echo "usage: $0 [--scenario fragment|compact|migrate|offline|highalloc|idle]" \
+	echo "usage: $0 [--scenario fragment|compact|migrate|offline|highalloc|idle|polluter|census]" \
 		"[--mem SIZE] [--out DIR] [--reuse]" >&2
 	exit 2
 }
