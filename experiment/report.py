@@ -332,8 +332,10 @@ def main():
             if got is not None and bd is not None and got > bd:
                 any_out = True
                 w(f"- `{r['name']}`, {label}: got {g(got)}, more than the"
-                  f" free-memory bound {g(bd)}: memory was freed during the"
-                  " attempts")
+                  f" free-memory bound {g(bd)} taken at the start of the"
+                  " attempts: memory was freed during them"
+                  + (" (the load keeps allocating and freeing)"
+                     if col == "under_load" else ""))
     if not any_out:
         w("- none")
     w("")
@@ -415,6 +417,14 @@ def main():
                   f"{med('blocks_reclaimable')}/{med('blocks_highatomic')} |{cen}"
                   f" {stc} | {fbo} | {g(statistics.median(gotn)) if gotn else '–'} |")
     w("")
+    if census_on:
+        w("With grouping off every block is Unmovable, so every block"
+          " holding an LRU page counts as polluted: compare the share of"
+          " blocks holding an unmovable page instead (the right-hand figure"
+          " of \"unmov. pages / blocks\"). The census is read without"
+          " `zone->lock` while the load runs: approximate for blocks that"
+          " change meanwhile.")
+        w("")
     w("Steals during the load, all zones, by allocation → block type"
       " (median per boot; claimed in parentheses):")
     w("")
