@@ -112,6 +112,77 @@ def text_map(dump):
             row = ""
     return out
 
+HOLDERS = ("whole free", "per-cpu pages only", "unmovable", "movable",
+           "reclaimable slab", "other")
+
+
+def holders(census_text):
+    """blocks by what keeps each from being a whole free order-9 page:
+    nothing, only pages on per-cpu lists, then the first class present
+    of unmovable, movable (LRU, movable_ops), reclaimable slab"""
+    c = dict.fromkeys(HOLDERS, 0)
+    for line in (census_text or "").splitlines():
+        f = line.split()
+        if len(f) != 13 or not f[0].startswith("0x"):
+            continue
+        (free, _ch, lru, mops, slab_r, slab_u, pgtable, kernel, pcp,
+         reserved, offline) = map(int, f[2:])
+        if free == 512:
+            k = "whole free"
+        elif slab_u + pgtable + kernel:
+            k = "unmovable"
+        elif lru + mops:
+            k = "movable"
+        elif slab_r:
+            k = "reclaimable slab"
+        elif pcp and not reserved + offline:
+            k = "per-cpu pages only"
+        else:
+            k = "other"
+        c[k] += 1
+    return c
+
+
+def blockers(w, data, by):
+    """what keeps blocks from being whole at each set of attempts, from
+    the census of every run"""
+    w("## What keeps blocks from being whole")
+    w("")
+    w("Every pageblock at the moment of the attempts, by the census:"
+      " whole free (an order-9 page is there), held only by pages on"
+      " per-cpu lists (free, but not in the buddy lists: direct reclaim"
+      " drains those lists only after it made progress,"
+      " `__alloc_pages_direct_reclaim()`, and with this much free memory"
+      " it makes none), else by the first of: an unmovable page, a"
+      " movable page, a reclaimable slab page. Medians over the runs.")
+    w("")
+    w("| configuration | moment | " + " | ".join(HOLDERS) + " | got |")
+    w("|---|---|" + "---:|" * (len(HOLDERS) + 1))
+    per_run = {}
+    for gr, co in CONFIGS:
+        for col, mo, label in PHASES:
+            rows = []
+            for r in by[(gr, co)]:
+                h = holders(raw_file(data, r["name"], mo + ".census"))
+                per_run[(r["name"], mo)] = h
+                rows.append(h)
+            if not rows:
+                continue
+            got = [num(r[col + "_got"]) for r in by[(gr, co)]]
+            w(f"| {cfg_name(gr, co)} | {label} | " +
+              " | ".join(g(statistics.median(h[k] for h in rows)) for k in HOLDERS) +
+              f" | {g(statistics.median(x for x in got if x is not None))} |")
+    w("")
+    w("At rest with compaction off, each run: successes against blocks held"
+      " only by per-cpu pages:")
+    w("")
+    for gr in ("off", "on"):
+        rs = sorted(by[(gr, "off")], key=lambda r: num(r["at_rest_got"]) or 0)
+        w(f"- {cfg_name(gr, 'off')}: " + ", ".join(
+            f"{r['at_rest_got']} / {per_run[(r['name'], 'at-rest')]['per-cpu pages only']}"
+            for r in rs))
+    w("")
+
 
 def main():
     data, out, maps_html, fragview = sys.argv[1:5]
@@ -453,6 +524,8 @@ def main():
         w("None recorded.")
     w("")
 
+    if census_on:
+        blockers(w, data, by)
     # maps: the run with the median under-load result of each configuration
     w("## Maps")
     w("")

@@ -145,7 +145,22 @@ def test_report():
               "negative: the left-out boot is not counted", row)
 
 
+def test_holders():
+    sys.path.insert(0, os.path.join(TOP, "tools", "pylib"))
+    import report
+    text = CENSUS + "0x10400 Movable 500 2 0 0 0 0 0 0 12 0 0\n"
+    h = report.holders(text)
+    check(h == {"whole free": 1, "per-cpu pages only": 1, "unmovable": 3,
+                "movable": 0, "reclaimable slab": 1, "other": 0},
+          "holders: what keeps each block from being whole", h)
+    h = report.holders(text.replace("0x10400 Movable 500 2 0 0 0 0 0 0 12",
+                                    "0x10400 Movable 500 2 0 0 0 0 0 1 11"))
+    check(h["per-cpu pages only"] == 0 and h["unmovable"] == 4,
+          "holders (negative): one kernel page is not a per-cpu block", h)
+
+
 test_census()
+test_holders()
 test_report()
 print(f"1..{n}")
 sys.exit(1 if failed else 0)
