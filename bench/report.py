@@ -551,6 +551,8 @@ def main():
     size = {(r[1], r[2]): int(r[3]) for r in rows if r[0] == "size"}
     w = section("size")
     if size:
+        w("Both build trees with `CONFIG_JUMP_LABEL=y` (the overhead kernels below).")
+        w("")
         w("| object | unpatched text (B) | patched text (B) | patched / unpatched |")
         w("|---|---:|---:|---:|")
         for obj in ("mm/page_alloc.o", "mm/migrate.o"):
@@ -570,7 +572,11 @@ def main():
       " order-2/3 pipe rings, ns per iteration) and `bench-migrateloop -n"
       " 256 -i 10` (move_pages(2) of 256 pages node 0 -> 1 -> 0, ten"
       " times: one `migrate_folio` event per page moved, the event-heavy"
-      " case; ns per page moved; the guests have 2 NUMA nodes). Unpatched and patched"
+      " case; ns per page moved; the guests have 2 NUMA nodes, one vCPU)."
+      " Both kernels are built with `CONFIG_JUMP_LABEL=y`"
+      " (qemu/jump-label.config), as distribution kernels are: a disabled"
+      " tracepoint is a 5-byte nop, enabling it patches the text."
+      " Unpatched and patched"
       " kernels booted alternately; inside each patched boot the events are"
       " switched off/on alternately run by run (tracefs only:"
       " `events/mobility/enable`, `tracing_on`, nobody reading the 1 MiB/cpu"

@@ -7,7 +7,10 @@
 #   1. tracepoint overhead: faultloop and bench-pipeloop in the guest on the
 #      unpatched kernel, the patched kernel with the mobility events off and
 #      with them on (boots interleaved U P U P ...), plus the text size of
-#      mm/page_alloc.o and mm/migrate.o in both build trees;
+#      mm/page_alloc.o and mm/migrate.o in both build trees; both kernels
+#      built with qemu/jump-label.config (CONFIG_JUMP_LABEL=y, as
+#      distribution kernels: a disabled tracepoint is a nop), booted on
+#      one vCPU;
 #   2. fragview throughput and per-process peak RSS against the bare
 #      library (bench/iterate.c: libtracecmd's iteration, counting only)
 #      and `trace-cmd report`, on the same captures: the demo scenario, and
@@ -30,7 +33,7 @@
 #
 # --patched/--unpatched use prebuilt kernels from the cache layout of
 # qemu/build-kernel.sh (KEY/bzImage next to KEY/src/build) instead of
-# calling it; --irqsoff-v1/--irqsoff-v2 likewise (KEY/config next to it).
+# calling it, for every part (jump labels or not: the kernel given); --irqsoff-v1/--irqsoff-v2 likewise (KEY/config next to it).
 #
 # Results: a table on stdout and in bench/results.md (date, machine, the
 # exact commands); raw data in $OUT/bench/ (default out/bench), and the
@@ -59,7 +62,7 @@ die() { echo "bench: error: $*" >&2; exit 1; }
 
 parts=()
 quick=0
-KP= KU= KI1= KI2=
+KP= KU= KPJ= KUJ= KI1= KI2=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--only)
@@ -70,7 +73,8 @@ while [ $# -gt 0 ]; do
 	--quick) quick=1 ;;
 	--patched|--unpatched)
 		[ $# -ge 2 ] && [ -s "$2" ] || die "$1 wants a bzImage"
-		if [ "$1" = --patched ]; then KP=$(realpath "$2"); else KU=$(realpath "$2"); fi
+		if [ "$1" = --patched ]; then KP=$(realpath "$2") KPJ=$KP
+		else KU=$(realpath "$2") KUJ=$KU; fi
 		shift ;;
 	--irqsoff-v1|--irqsoff-v2)
 		[ $# -ge 2 ] && [ -s "$2" ] || die "$1 wants a bzImage"
@@ -173,7 +177,8 @@ load() { cut -d' ' -f1 /proc/loadavg; }
 if want size || want overhead || want throughput || want mapdump; then
 say "kernels (cached builds are reused)"
 # throughput needs only the patched kernel, map dump either
-if [ -z "$KU" ] && { want size || want overhead || { want mapdump && [ -z "$KP" ]; }; }; then
+# (size and overhead use the jump-label kernels below)
+if [ -z "$KU" ] && want mapdump && [ -z "$KP" ]; then
 	record_cmd "qemu/build-kernel.sh --unpatched"
 	KU=$("$REPO/qemu/build-kernel.sh" --unpatched) || die "unpatched kernel build failed"
 fi
@@ -189,6 +194,26 @@ elif [ -s "$series" ] && grep -qv '^[[:space:]]*\(#\|$\)' "$series"; then
 else
 	note "NOT MEASURED (patched parts): kernel-patches/series is missing or empty, no patched kernel to compare"
 fi
+fi
+# size and overhead: the same two kernels with jump labels
+if want size || want overhead; then
+	jl=$REPO/qemu/jump-label.config
+	if [ -z "$KUJ" ]; then
+		record_cmd "qemu/build-kernel.sh --unpatched --extra-config qemu/jump-label.config"
+		KUJ=$("$REPO/qemu/build-kernel.sh" --unpatched --extra-config "$jl") ||
+			die "unpatched jump-label kernel build failed"
+	fi
+	if [ -z "$KPJ" ] && [ -n "$KP" ]; then
+		record_cmd "qemu/build-kernel.sh --extra-config qemu/jump-label.config"
+		if ! KPJ=$("$REPO/qemu/build-kernel.sh" --extra-config "$jl"); then
+			note "NOT MEASURED (patched size, overhead): the patched jump-label kernel did not build"
+			KPJ=
+		fi
+	fi
+	for k in $KUJ $KPJ; do
+		grep -q '^CONFIG_JUMP_LABEL=y' "$(dirname "$k")/config" 2>/dev/null ||
+			note "$k: CONFIG_JUMP_LABEL is not set (a kernel given with --patched/--unpatched?)"
+	done
 fi
 record_cmd "qemu/build-initramfs.sh"
 INITRD=$("$REPO/qemu/build-initramfs.sh") || die "initramfs build failed"
@@ -213,8 +238,8 @@ if want size; then
 	say "text size of mm/page_alloc.o and mm/migrate.o"
 	for obj in mm/page_alloc.o mm/migrate.o; do
 		for fl in unpatched patched; do
-			k=$KU
-			[ $fl = patched ] && k=$KP
+			k=$KUJ
+			[ $fl = patched ] && k=$KPJ
 			[ -n "$k" ] || continue
 			f=$(dirname "$k")/src/build/$obj
 			if [ ! -f "$f" ]; then
@@ -263,8 +288,8 @@ if want overhead; then
 	say "overhead: $BOOT_PAIRS x (unpatched boot, patched boot), $REPS_PER_BOOT alternating reps each (load $(load))"
 	for b in $(seq 1 "$BOOT_PAIRS"); do
 		for fl in unpatched patched; do
-			k=$KU
-			[ $fl = patched ] && k=$KP
+			k=$KUJ
+			[ $fl = patched ] && k=$KPJ
 			[ -n "$k" ] || continue
 			say "overhead boot $b $fl (load $(load))"
 			echo -e "load\toverhead\t$fl\t$b\t$(load)" >> "$DATA"
@@ -284,8 +309,8 @@ if want overhead; then
 	say "overhead under -icount: $ICOUNT_PAIRS x (unpatched, patched)"
 	for b in $(seq 1 "$ICOUNT_PAIRS"); do
 		for fl in unpatched patched; do
-			k=$KU
-			[ $fl = patched ] && k=$KP
+			k=$KUJ
+			[ $fl = patched ] && k=$KPJ
 			[ -n "$k" ] || continue
 			say "icount boot $b $fl"
 			icount_guest "icount-$fl-$b" "$k" "$REPS_PER_BOOT"
