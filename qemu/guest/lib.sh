@@ -26,6 +26,23 @@ fv_run() {
 	return $rc
 }
 
+# fv_bad_writes FILE: every malformed write to the trigger FILE (which
+# takes exactly "1" or "1\n") must fail with EINVAL; says which did not.
+# dd, not the shell's echo, so the error carries the errno's text.
+fv_bad_writes() {
+	bad_writes=0
+	for bad in '2' '0' '\n' 'abc' '11' '-1' '1 1' '1x' ' 1' '10\n'; do
+		if printf '%b' "$bad" | dd of="$1" conv=notrunc 2>"$OUT/err"; then
+			echo "$1: write '$bad' was accepted"
+			bad_writes=1
+		elif ! grep -q 'Invalid argument' "$OUT/err"; then
+			echo "$1: write '$bad' failed, but not with EINVAL: $(cat "$OUT/err")"
+			bad_writes=1
+		fi
+	done
+	return $bad_writes
+}
+
 # fv_wait_file FILE PID: wait until FILE exists, as long as PID lives.
 fv_wait_file() {
 	while [ ! -e "$1" ]; do

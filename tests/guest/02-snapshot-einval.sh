@@ -1,20 +1,12 @@
 #!/bin/sh
 # description: the snapshot trigger takes "1" and emits one pageblock_state
 # per block of the pageblocks map; any other write fails with EINVAL
+. /lib/fragview.sh
 dbg=/sys/kernel/debug/mobility
 tr=/sys/kernel/tracing
 rc=0
 
-# dd, not the shell's echo, so the error carries the errno's text
-for bad in '2' '0' '\n' 'abc' '11' '-1' '1 1' '1x' ' 1' '10\n'; do
-	if printf '%b' "$bad" | dd of=$dbg/snapshot conv=notrunc 2>"$OUT/err"; then
-		echo "write '$bad' was accepted"
-		rc=1
-	elif ! grep -q 'Invalid argument' "$OUT/err"; then
-		echo "write '$bad' failed, but not with EINVAL: $(cat "$OUT/err")"
-		rc=1
-	fi
-done
+fv_bad_writes $dbg/snapshot || rc=1
 
 was_on=$(cat $tr/tracing_on)
 echo 0 > $tr/tracing_on

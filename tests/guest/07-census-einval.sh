@@ -2,20 +2,12 @@
 # description: the census trigger takes "1" and emits one pageblock_census
 # per block of the pageblocks map, whose counts add up to the block; any
 # other write fails with EINVAL; census reads the same blocks as pageblocks
+. /lib/fragview.sh
 dbg=/sys/kernel/debug/mobility
 tr=/sys/kernel/tracing
 rc=0
 
-# dd, not the shell's echo, so the error carries the errno's text
-for bad in '2' '0' '\n' 'abc' '11' '-1' '1 1' '1x' ' 1' '10\n'; do
-	if printf '%b' "$bad" | dd of=$dbg/census conv=notrunc 2>"$OUT/err"; then
-		echo "write '$bad' was accepted"
-		rc=1
-	elif ! grep -q 'Invalid argument' "$OUT/err"; then
-		echo "write '$bad' failed, but not with EINVAL: $(cat "$OUT/err")"
-		rc=1
-	fi
-done
+fv_bad_writes $dbg/census || rc=1
 
 # the text: the blocks (pfn, type) of pageblocks, 13 columns each; a
 # block may change type between the two reads, so a few tries

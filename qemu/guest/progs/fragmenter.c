@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "meminfo.h"
+#include "parse_num.h"
 
 #define PAGE_SIZE 4096UL
 #define PIPE_FILL (64 * 1024)	/* default pipe capacity: 16 pages */
@@ -107,20 +108,6 @@ static void usage(const char *prog)
 		"  -H  keep the last round's survivors until SIGTERM/SIGINT\n"
 		"  -R  create this file once holding\n", prog);
 	exit(2);
-}
-
-static unsigned long parse_num(const char *s, const char *prog)
-{
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(s, &end, 0);
-	if (errno || *end || end == s) {
-		fprintf(stderr, "%s: bad number '%s'\n", prog, s);
-		exit(2);
-	}
-	return v;
 }
 
 static long long now_ms(void)

@@ -40,6 +40,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "parse_num.h"
 
 #define PAGE_SIZE 4096UL
 #define PIPE_MAX (64 * 1024)
@@ -396,20 +397,6 @@ static void rmdir_sub(const char *dir, const char *sub)
 			strerror(errno));
 }
 
-static unsigned long parse_num(const char *s)
-{
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(s, &end, 0);
-	if (errno || *end || end == s) {
-		fprintf(stderr, "mixload: bad number '%s'\n", s);
-		exit(2);
-	}
-	return v;
-}
-
 static void usage(void)
 {
 	fprintf(stderr,
@@ -434,14 +421,14 @@ int main(int argc, char **argv)
 
 	while ((opt = getopt(argc, argv, "a:c:C:n:p:s:d:F:R:")) != -1) {
 		switch (opt) {
-		case 'a': o.anon_mib = parse_num(optarg); break;
-		case 'c': o.cache_mib = parse_num(optarg); break;
-		case 'C': o.file_kib = parse_num(optarg); break;
-		case 'n': o.slab_files = parse_num(optarg); break;
-		case 'p': o.pipes = parse_num(optarg); break;
-		case 's': o.sleep_us = parse_num(optarg); break;
+		case 'a': o.anon_mib = parse_num(optarg, "mixload"); break;
+		case 'c': o.cache_mib = parse_num(optarg, "mixload"); break;
+		case 'C': o.file_kib = parse_num(optarg, "mixload"); break;
+		case 'n': o.slab_files = parse_num(optarg, "mixload"); break;
+		case 'p': o.pipes = parse_num(optarg, "mixload"); break;
+		case 's': o.sleep_us = parse_num(optarg, "mixload"); break;
 		case 'd': o.dir = optarg; break;
-		case 'F': o.fill_floor_mib = parse_num(optarg); break;
+		case 'F': o.fill_floor_mib = parse_num(optarg, "mixload"); break;
 		case 'R': o.ready = optarg; break;
 		default: usage();
 		}

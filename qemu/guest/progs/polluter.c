@@ -28,20 +28,7 @@
 #include <unistd.h>
 
 #include "meminfo.h"
-
-static unsigned long parse_num(const char *s)
-{
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(s, &end, 0);
-	if (errno || *end || end == s) {
-		fprintf(stderr, "polluter: bad number '%s'\n", s);
-		exit(2);
-	}
-	return v;
-}
+#include "parse_num.h"
 
 /* the child: pipes full of data, kept open until the parent says */
 static int pollute(unsigned int pipes, unsigned long kib, int go_fd)
@@ -92,11 +79,11 @@ int main(int argc, char **argv)
 
 	while ((opt = getopt(argc, argv, "s:c:i:p:k:")) != -1) {
 		switch (opt) {
-		case 's': spare = parse_num(optarg); break;
-		case 'c': chunk_kib = parse_num(optarg); break;
-		case 'i': interleave = parse_num(optarg); break;
-		case 'p': pipes = parse_num(optarg); break;
-		case 'k': kib = parse_num(optarg); break;
+		case 's': spare = parse_num(optarg, "polluter"); break;
+		case 'c': chunk_kib = parse_num(optarg, "polluter"); break;
+		case 'i': interleave = parse_num(optarg, "polluter"); break;
+		case 'p': pipes = parse_num(optarg, "polluter"); break;
+		case 'k': kib = parse_num(optarg, "polluter"); break;
 		default:
 			fprintf(stderr,
 				"usage: %s [-s spare_MiB] [-c chunk_KiB] [-i N] [-p pipes] [-k KiB]\n"
