@@ -22,11 +22,15 @@ echo "fragview: cpu1 online=$(cat $cpu1)"
 echo 1 > $cpu1 || fv_fail "cpu1 online"
 echo "fragview: cpu1 online=$(cat $cpu1)"
 rm -f /tmp/fragmenter.ready
-# The check-debug kernel (tests/debug.sh boots it with debug_pagealloc=on)
-# has KASAN, which keeps freed memory in its quarantine for a while and
-# takes an eighth of RAM for its shadow: the fragmenter's default 16 MiB
-# of spare ended in the OOM killer there
-spare=16
+# The fragmenter's spare is what the pipes, tmpfs files, page tables, the
+# per-cpu lists and trace-cmd's output (in RAM) take while it holds the
+# rest: its default 16 MiB ended in the OOM killer in a tests boot, with
+# 11 MiB on the per-cpu lists; 48 MiB leaves the hugetlb attempts still
+# short of memory, so reclaim still fails and drains every CPU.  The
+# check-debug kernel (tests/debug.sh boots it with debug_pagealloc=on) has
+# KASAN, which keeps freed memory in its quarantine for a while and takes
+# an eighth of RAM for its shadow: 160 MiB there.
+spare=48
 grep -qw 'debug_pagealloc=on' /proc/cmdline && spare=160
 fragmenter -r 1 -s $spare -H -R /tmp/fragmenter.ready > "$OUT/fragmenter.out" 2>&1 &
 holder=$!
