@@ -43,6 +43,19 @@ fv_bad_writes() {
 	return $bad_writes
 }
 
+# fv_spare MIB: the memory (MiB) a fragmenter should leave free, MIB on
+# the test kernels.  The check-debug kernel (tests/debug.sh boots it with
+# debug_pagealloc=on) has KASAN, which keeps freed memory in its
+# quarantine for a while and takes an eighth of RAM for its shadow: with
+# 16 MiB the fragmenter ended in the OOM killer there, so 160 MiB.
+fv_spare() {
+	if grep -qw 'debug_pagealloc=on' /proc/cmdline; then
+		echo 160
+	else
+		echo "$1"
+	fi
+}
+
 # fv_wait_file FILE PID: wait until FILE exists, as long as PID lives.
 fv_wait_file() {
 	while [ ! -e "$1" ]; do

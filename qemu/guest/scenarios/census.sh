@@ -13,7 +13,7 @@ if [ ! -r "$MOBILITY_DEBUGFS/census" ]; then
 	fv_fail "no $MOBILITY_DEBUGFS/census in this kernel"
 	exit $FV_STATUS
 fi
-fv_run fragmenter.out fragmenter -r 2
+fv_run fragmenter.out fragmenter -r 2 -s "$(fv_spare 16)"
 # the fragmenter's pages go back; let the per-cpu LRU batches and the
 # vmstat worker settle before the walk
 sync

@@ -6,7 +6,7 @@
 fv_small_reserves
 fv_record_start
 rm -f /tmp/fragmenter.ready
-fragmenter -r 1 -H -R /tmp/fragmenter.ready > "$OUT/fragmenter.out" 2>&1 &
+fragmenter -r 1 -s "$(fv_spare 16)" -H -R /tmp/fragmenter.ready > "$OUT/fragmenter.out" 2>&1 &
 holder=$!
 if fv_wait_file /tmp/fragmenter.ready $holder; then
 	cat /proc/buddyinfo > "$OUT/before-compaction.buddyinfo"

@@ -26,12 +26,8 @@ rm -f /tmp/fragmenter.ready
 # per-cpu lists and trace-cmd's output (in RAM) take while it holds the
 # rest: its default 16 MiB ended in the OOM killer in a tests boot, with
 # 11 MiB on the per-cpu lists; 48 MiB leaves the hugetlb attempts still
-# short of memory, so reclaim still fails and drains every CPU.  The
-# check-debug kernel (tests/debug.sh boots it with debug_pagealloc=on) has
-# KASAN, which keeps freed memory in its quarantine for a while and takes
-# an eighth of RAM for its shadow: 160 MiB there.
-spare=48
-grep -qw 'debug_pagealloc=on' /proc/cmdline && spare=160
+# short of memory, so reclaim still fails and drains every CPU.
+spare=$(fv_spare 48)
 fragmenter -r 1 -s $spare -H -R /tmp/fragmenter.ready > "$OUT/fragmenter.out" 2>&1 &
 holder=$!
 if fv_wait_file /tmp/fragmenter.ready $holder; then

@@ -6,7 +6,7 @@
 . /lib/fragview.sh
 fv_small_reserves
 fv_record_start
-fv_run fragmenter.out fragmenter -r 2
+fv_run fragmenter.out fragmenter -r 2 -s "$(fv_spare 16)"
 fv_record_stop
 grep -E '^(pgmigrate|compact_stall|compact_success)' "$OUT/end.vmstat"
 exit $FV_STATUS
