@@ -43,6 +43,29 @@ fv_bad_writes() {
 	return $bad_writes
 }
 
+# fv_trigger_once FILE EVENT: write 1 to the trigger FILE with only
+# mobility:EVENT enabled, into an empty trace; sets FV_EVENTS (EVENT lines
+# in the trace), FV_SEQS (distinct seq= among them) and FV_LOST (LOST
+# markers), then leaves tracing as it was (later tests trace too).
+# Returns 1 when the write was refused.
+fv_trigger_once() {
+	was_on=$(cat $TRACING/tracing_on)
+	echo 0 > $TRACING/tracing_on
+	echo > $TRACING/trace
+	echo 1 > "$TRACING/events/mobility/$2/enable"
+	echo 1 > $TRACING/tracing_on
+	refused=0
+	echo 1 > "$1" || refused=1
+	echo 0 > $TRACING/tracing_on
+	echo 0 > "$TRACING/events/mobility/$2/enable"
+	FV_EVENTS=$(grep -c "$2:" $TRACING/trace)
+	FV_SEQS=$(grep -o "$2: *seq=[0-9]*" $TRACING/trace | sort -u | wc -l)
+	FV_LOST=$(grep -c 'LOST' $TRACING/trace)
+	echo > $TRACING/trace
+	echo "$was_on" > $TRACING/tracing_on
+	return $refused
+}
+
 # fv_spare MIB: the memory (MiB) a fragmenter should leave free, MIB on
 # the test kernels.  The check-debug kernel (tests/debug.sh boots it with
 # debug_pagealloc=on) has KASAN, which keeps freed memory in its

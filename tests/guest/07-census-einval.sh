@@ -27,29 +27,16 @@ bad=$(awk '/^node/ { start = $6 + 0; end = $8 + 0
 [ -z "$bad" ] || { echo "census lines whose page counts do not add up to the block: $bad"; rc=1; }
 grep -q '^node .* pageblock_order 9 gen' $dbg/census || { echo "no zone header in census"; rc=1; }
 
-was_on=$(cat $tr/tracing_on)
-echo 0 > $tr/tracing_on
-echo > $tr/trace
-# disabled: the write succeeds and emits nothing
+# with the event off the write succeeds (and walks nothing)
+echo 0 > $tr/events/mobility/pageblock_census/enable
 echo 1 > $dbg/census || { echo "write '1' with the event off was refused"; rc=1; }
-echo 1 > $tr/events/mobility/pageblock_census/enable
-echo 1 > $tr/tracing_on
-if ! echo 1 > $dbg/census; then
+if ! fv_trigger_once $dbg/census pageblock_census; then
 	echo "write '1' (echo, with newline) was refused"
 	rc=1
 fi
-echo 0 > $tr/tracing_on
-echo 0 > $tr/events/mobility/pageblock_census/enable
-
-events=$(grep -c 'pageblock_census:' $tr/trace)
-seqs=$(grep -o 'pageblock_census: *seq=[0-9]*' $tr/trace | sort -u | wc -l)
 blocks=$(grep -c '^0x' $dbg/pageblocks)
-lost=$(grep -c 'LOST' $tr/trace)
-echo "pageblock_census events: $events in $seqs census, blocks in pageblocks: $blocks, lost: $lost"
-if [ "$events" -ne "$blocks" ] || [ "$blocks" -eq 0 ] || [ "$seqs" -ne 1 ]; then
+echo "pageblock_census events: $FV_EVENTS in $FV_SEQS census, blocks in pageblocks: $blocks, lost: $FV_LOST"
+if [ "$FV_EVENTS" -ne "$blocks" ] || [ "$blocks" -eq 0 ] || [ "$FV_SEQS" -ne 1 ]; then
 	rc=1
 fi
-# leave tracing as it was: later tests trace too
-echo > $tr/trace
-echo "$was_on" > $tr/tracing_on
 exit $rc
