@@ -58,8 +58,9 @@ enum fv_zone_type {
 enum fv_flip_reason {
 	FV_FLIP_STEAL, FV_FLIP_HIGHATOMIC_RESERVE, FV_FLIP_HIGHATOMIC_UNRESERVE,
 	FV_FLIP_ISOLATE, FV_FLIP_UNISOLATE, FV_FLIP_CMA, FV_FLIP_ISOLATE_FREE,
-	FV_FLIP_INIT, FV_FLIP_ONLINE, FV_FLIP_OFFLINE, FV_FLIP_UNKNOWN,
-	FV_FLIP_NR,
+	FV_FLIP_INIT, FV_FLIP_ONLINE, FV_FLIP_OFFLINE,
+	FV_FLIP_MERGE,		/* 6.12 only: __free_one_page() merging blocks */
+	FV_FLIP_UNKNOWN, FV_FLIP_NR,
 };
 
 enum fv_drain_reason {
@@ -68,7 +69,8 @@ enum fv_drain_reason {
 };
 
 enum fv_migrate_mode {
-	FV_MODE_ASYNC, FV_MODE_SYNC_LIGHT, FV_MODE_SYNC, FV_MODE_SYNC_NO_COPY,
+	FV_MODE_ASYNC, FV_MODE_SYNC_LIGHT, FV_MODE_SYNC,
+	FV_MODE_SYNC_NO_COPY,	/* 6.1 only */
 	FV_MODE_UNKNOWN, FV_MODE_NR,
 };
 
@@ -76,10 +78,15 @@ enum fv_migrate_reason {
 	FV_MR_COMPACTION, FV_MR_MEMORY_FAILURE, FV_MR_MEMORY_HOTPLUG,
 	FV_MR_SYSCALL, FV_MR_MEMPOLICY_MBIND, FV_MR_NUMA_MISPLACED,
 	FV_MR_CONTIG_RANGE, FV_MR_LONGTERM_PIN, FV_MR_DEMOTION,
+	FV_MR_DAMON,		/* 6.12 only */
 	FV_MR_UNKNOWN, FV_MR_NR,
 };
 
-/* Name tables: index by the enums above; parse returns *_UNKNOWN. */
+/*
+ * Name tables: index by the enums above; parse returns *_UNKNOWN.  They
+ * hold the union of the names the supported kernels print (6.1, 6.12:
+ * tracepoints/README.md), so a capture of either reads alike.
+ */
 const char *fv_mt_name(enum fv_mt mt);		/* "Unmovable", ... "unknown", "none" */
 enum fv_mt fv_mt_parse(const char *name);	/* kernel names, case-insensitive */
 const char *fv_zone_name(enum fv_zone_type z);	/* "DMA", "DMA32", "Normal", ... */

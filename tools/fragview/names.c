@@ -25,7 +25,7 @@ static const char *const zone_names[FV_ZONE_NR] = {
 static const char *const flip_names[FV_FLIP_NR] = {
 	"steal", "highatomic_reserve", "highatomic_unreserve", "isolate",
 	"unisolate", "cma", "isolate_free", "init", "online", "offline",
-	"unknown",
+	"merge", "unknown",
 };
 
 static const char *const drain_names[FV_DRAIN_NR] = {
@@ -40,7 +40,7 @@ static const char *const mode_names[FV_MODE_NR] = {
 static const char *const mr_names[FV_MR_NR] = {
 	"compaction", "memory_failure", "memory_hotplug", "syscall_or_cpuset",
 	"mempolicy_mbind", "numa_misplaced", "contig_range", "longterm_pin",
-	"demotion", "unknown",
+	"demotion", "damon", "unknown",
 };
 
 static const char *const kind_names[FV_EV_NR] = {

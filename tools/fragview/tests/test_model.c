@@ -366,6 +366,65 @@ static void test_names(void)
 		CHECK_EQ(fv_mr_parse(fv_mr_name(i)), i);
 	for (int i = 0; i < FV_MODE_NR - 1; i++)
 		CHECK_EQ(fv_mode_parse(fv_mode_name(i)), i);
+	for (int i = 0; i < FV_FLIP_NR - 1; i++)
+		CHECK_EQ(fv_flip_reason_parse(fv_flip_reason_name(i)), i);
+}
+
+/*
+ * The names only one supported kernel prints are read like the others:
+ * merge and damon (6.12), MIGRATE_SYNC_NO_COPY (6.1).  A name no kernel
+ * documents is "unknown", never another reason.
+ */
+static void test_names_per_kernel(void)
+{
+	CHECK_EQ(fv_flip_reason_parse("merge"), FV_FLIP_MERGE);
+	CHECK(!strcmp(fv_flip_reason_name(FV_FLIP_MERGE), "merge"));
+	CHECK_EQ(fv_mr_parse("damon"), FV_MR_DAMON);
+	CHECK(!strcmp(fv_mr_name(FV_MR_DAMON), "damon"));
+	CHECK_EQ(fv_mode_parse("MIGRATE_SYNC_NO_COPY"), FV_MODE_SYNC_NO_COPY);
+	CHECK_EQ(fv_flip_reason_parse("merged"), FV_FLIP_UNKNOWN);
+	CHECK_EQ(fv_flip_reason_parse("coalesce"), FV_FLIP_UNKNOWN);
+	CHECK_EQ(fv_flip_reason_parse(""), FV_FLIP_UNKNOWN);
+	CHECK_EQ(fv_mr_parse("damon_reclaim"), FV_MR_UNKNOWN);
+	CHECK_EQ(fv_mode_parse("MIGRATE_SYNC_NO_WAIT"), FV_MODE_UNKNOWN);
+	CHECK(!strcmp(fv_flip_reason_name(FV_FLIP_UNKNOWN), "unknown"));
+	CHECK(!strcmp(fv_flip_reason_name(200), "unknown"));
+	CHECK(!strcmp(fv_mr_name(200), "unknown"));
+}
+
+/*
+ * A merge flip (6.12: __free_one_page() gives a free buddy's block the
+ * type of the buddy it merges with) is a type change like any other:
+ * the replay applies it and the next snapshot agrees.
+ */
+static void test_merge_flip_replays(void)
+{
+	struct fv_model m;
+	struct fv_check c;
+	struct fv_event e = flip(200, 0x1400, U, M);
+	uint8_t mt[4];
+
+	fv_model_init(&m);
+	base4(&m);
+	e.flip.reason = FV_FLIP_MERGE;
+	feed(&m, e);
+	for (int i = 0; i < 4; i++)
+		feed(&m, state(300, 2, 0x1000 + i * 512, FV_ZONE_NORMAL,
+			       i == 3 ? R : M));
+	fv_model_finish(&m);
+	CHECK_EQ(m.nr_flips, 1);
+	CHECK_EQ(m.flips[0].reason, FV_FLIP_MERGE);
+	fv_model_types_at(&m, 199, mt);
+	CHECK_EQ(mt[2], U);
+	fv_model_types_at(&m, 200, mt);
+	CHECK_EQ(mt[2], M);
+	CHECK_EQ(m.blocks[2].n.flips, 1);
+	CHECK_EQ(m.flip_old_mismatch, 0);
+	CHECK_EQ(fv_model_check(&m, &c, NULL), 0);
+	CHECK_EQ(c.nr_compared, 4);
+	CHECK_EQ(c.nr_mismatches, 0);
+	CHECK_EQ(c.nr_flips, 1);
+	fv_model_free(&m);
 }
 
 static void test_pageblock_order_inferred(void)
@@ -686,6 +745,8 @@ int main(void)
 	RUN(test_bucket_merging);
 	RUN(test_many_blocks);
 	RUN(test_names);
+	RUN(test_names_per_kernel);
+	RUN(test_merge_flip_replays);
 	RUN(test_pageblock_order_inferred);
 	RUN(test_gen_rule);
 	RUN(test_gen_gap_and_snapshot_issues);

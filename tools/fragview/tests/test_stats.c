@@ -183,6 +183,59 @@ static void test_zone_stats_from_snapshots(void)
 	fv_model_free(&m);
 }
 
+/*
+ * Flips and migrations are tabulated by reason name, whichever kernel
+ * printed it: merge and damon (6.12) get rows of their own, a reason no
+ * kernel documents lands in "unknown".
+ */
+static void test_rows_by_reason(void)
+{
+	struct fv_stats *s = fv_stats_new();
+	struct fv_model m;
+	const uint8_t reasons[] = { FV_FLIP_STEAL, FV_FLIP_MERGE, FV_FLIP_MERGE,
+				    FV_FLIP_MERGE, FV_FLIP_UNKNOWN, 77 };
+	struct fv_event e;
+	uint64_t merge = 0, unknown = 0, steal = 0;
+
+	fv_model_init(&m);
+	for (size_t i = 0; i < sizeof(reasons); i++) {
+		e = ev_flip(0, 0, FV_ZONE_NORMAL, 0, FV_MT_UNMOVABLE,
+			    FV_MT_MOVABLE, reasons[i]);
+		fv_stats_apply(s, &e);
+	}
+	e = ev_migrate(0, 0, 0);
+	e.migrate.reason = FV_MR_DAMON;
+	e.migrate.mode = FV_MODE_ASYNC;
+	fv_stats_apply(s, &e);
+	e.migrate.mode = FV_MODE_SYNC_NO_COPY;
+	e.migrate.reason = FV_MR_COMPACTION;
+	fv_stats_apply(s, &e);
+	fv_model_finish(&m);
+	fv_stats_finish(s, &m);
+	CHECK_EQ(s->nr_flips, 6);
+	CHECK_EQ(s->nr_flip_rows, 3);
+	for (size_t i = 0; i < s->nr_flip_rows; i++) {
+		const char *name = fv_flip_reason_name(s->flips[i].reason);
+
+		if (!strcmp(name, "merge"))
+			merge += s->flips[i].count;
+		else if (!strcmp(name, "unknown"))
+			unknown += s->flips[i].count;
+		else if (!strcmp(name, "steal"))
+			steal += s->flips[i].count;
+	}
+	CHECK_EQ(merge, 3);
+	CHECK_EQ(unknown, 2);
+	CHECK_EQ(steal, 1);
+	CHECK_EQ(s->nr_migrate_rows, 2);
+	CHECK(!strcmp(fv_mr_name(s->migrations[0].reason), "damon") ||
+	      !strcmp(fv_mr_name(s->migrations[1].reason), "damon"));
+	CHECK(s->migrations[0].mode == FV_MODE_SYNC_NO_COPY ||
+	      s->migrations[1].mode == FV_MODE_SYNC_NO_COPY);
+	fv_stats_free(s);
+	fv_model_free(&m);
+}
+
 int main(void)
 {
 	RUN(test_indices_by_hand);
@@ -190,5 +243,6 @@ int main(void)
 	RUN(test_block_decomposition);
 	RUN(test_counts);
 	RUN(test_zone_stats_from_snapshots);
+	RUN(test_rows_by_reason);
 	return TEST_EXIT();
 }
