@@ -425,6 +425,11 @@ done
 # ---- map --color views and the census part of stats
 "$here/e2e-color.sh" "$fv"
 
+# ---- captures of a 6.12 kernel (merge, damon) read like those of 6.1
+# shellcheck source=tools/fragview/tests/e2e-kernels.sh
+. "$here/e2e-kernels.sh"
+e2e_kernels
+
 # ---- compact: runs, scanners, high-order outcomes against trace-cmd report
 expect "compact: a capture without compaction events, 3" 3 \
 	"fragview: mob.dat: no compaction:* or kmem:mm_page_alloc events in this capture" \

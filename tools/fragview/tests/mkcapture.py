@@ -35,6 +35,12 @@ Movable zone:
              CPU 0 (count unknown)
   v2trunc    snapshot 2 lost the last states of a zone and its end event
   v2gengap   one flip is missing (nothing else says so: a gen gap)
+A 6.12 kernel (same events and fields, its own symbolic tables: flip
+reason merge before offline, so offline has another value; migrate
+reason damon; no MIGRATE_SYNC_NO_COPY):
+  v612       as v2, with merge flips and migrate_folio events (damon)
+  v612unknown as v612, but merge prints as "coalesce", a name no kernel
+             documents: fragview must read it as an unknown reason
 """
 import json
 import os
@@ -495,6 +501,31 @@ def use_abi_v2():
     PACKERS.clear()
 
 
+# ---- a 6.12 kernel: the names of tracepoints/README.md's per-kernel table
+FLIP_NAMES_612 = FLIP_NAMES + ["online", "merge", "offline"]
+MODE_NAMES_612 = MODE_NAMES[:3]
+MR_NAMES_612 = MR_NAMES + ["damon"]
+RESULT_NAMES = {0: "success", 11: "EAGAIN", 16: "EBUSY", 12: "ENOMEM"}
+
+
+def use_abi_612(merge_name="merge"):
+    use_abi_v2()
+    flip_names = [merge_name if n == "merge" else n for n in FLIP_NAMES_612]
+    system, evid, fields, fmt = EVENTS["pageblock_flip"]
+    EVENTS["pageblock_flip"] = (system, evid, fields, fmt.replace(
+        sym("reason", FLIP_NAMES_V2), sym("reason", flip_names)))
+    EVENTS["migrate_folio"] = ("mobility", 1705, [
+        ("src_pfn", U64), ("dst_pfn", U64), ("result", S32), ("order", U8),
+        ("mode", U8), ("reason", U8), ("pass", U8), ("src_mt", U8),
+        ("dst_mt", U8)],
+        '"src_pfn=0x%lx dst_pfn=0x%lx result=%s mode=%s reason=%s '
+        'src_mt=%s dst_mt=%s", REC->src_pfn, REC->dst_pfn, '
+        "__print_symbolic((-(REC->result)) & 0xffffffff, " +
+        table(RESULT_NAMES) + "), " + sym("mode", MODE_NAMES_612) + ", " +
+        sym("reason", MR_NAMES_612) + ", " + sym("src_mt", MT_NAMES_V2) +
+        ", " + sym("dst_mt", MT_NAMES_V2))
+
+
 def v2_layout():
     """(pfn, nid, zone) of every block: holes in DMA32 and Normal, one of
     them wider than any map row; the Movable zone starts empty."""
@@ -512,6 +543,8 @@ def v2_layout():
 
 def gen_v2(n_events, variant, seed=3):
     rng = random.Random(seed)
+    k612 = variant.startswith("v612")
+    flip_names = FLIP_NAMES_612 if k612 else FLIP_NAMES_V2
     blocks = v2_layout()
     zone_of = {p: z for p, _, z in blocks}
     mt = {}
@@ -524,6 +557,9 @@ def gen_v2(n_events, variant, seed=3):
     cpus = [[], []]
     facts = {"flips": 0, "snapshots": 3, "snapshots_at": [],
              "drains": 0, "high_order": 0}
+    if k612:
+        facts.update({"merge_flips": 0, "migrations": 0, "damon": 0,
+                      "migrate_ok": 0})
     ts = 5_000_000_000
     offl = [p for p, _, z in blocks if z == "Normal"][30]
     lose_at = n_events // 2 if variant == "v2gengap" else -1
@@ -541,7 +577,7 @@ def gen_v2(n_events, variant, seed=3):
         rec = (at if at is not None else ts, record(
             "pageblock_flip", pfn=p, caller=0xffffffff81000000,
             gen=gen[z], nid=0, zone=ZONE_NUM[z], old_mt=MT_NUM_V2[old],
-            new_mt=MT_NUM_V2[new], reason=FLIP_NAMES_V2.index(reason)))
+            new_mt=MT_NUM_V2[new], reason=flip_names.index(reason)))
         mt[p] = new
         if new == "none":
             del mt[p]
@@ -550,11 +586,37 @@ def gen_v2(n_events, variant, seed=3):
             return
         cpus[rng.randrange(2)].append(rec)
         facts["flips"] += 1
+        if reason == "merge":
+            facts["merge_flips"] += 1
+
+    mergeable = ("Unmovable", "Movable", "Reclaimable")
 
     def random_flip(p, at=None):
         old = mt[p]
         new = rng.choice([m for m in MT_NAMES if m not in (old, "Isolate")])
+        # 6.12: freeing a buddy merges it with one of another mergeable
+        # type, whose block(s) take the merged type
+        if k612 and old in mergeable and new in mergeable and \
+                rng.random() < 0.4:
+            flip(p, new, "merge", at=at)
+            return
         flip(p, new, "steal", at=at)
+
+    def migrate(p):
+        ok = rng.random() < 0.8
+        reason = rng.choice(["damon", "compaction", "damon",
+                             "syscall_or_cpuset"])
+        dst = 0x1000 + rng.randrange(64) * 512 if ok else 0
+        cpus[rng.randrange(2)].append((ts, record(
+            "migrate_folio", src_pfn=p + rng.randrange(512), dst_pfn=dst,
+            result=0 if ok else -12, order=0,
+            mode=MODE_NAMES_612.index(rng.choice(MODE_NAMES_612)),
+            reason=MR_NAMES_612.index(reason),
+            src_mt=MT_NUM_V2[mt[p]],
+            dst_mt=MT_NUM_V2["Movable" if ok else "none"])))
+        facts["migrations"] += 1
+        facts["migrate_ok"] += ok
+        facts["damon"] += reason == "damon"
 
     def snapshot(seq):
         nonlocal ts
@@ -631,6 +693,8 @@ def gen_v2(n_events, variant, seed=3):
             p = rng.choice(sorted(mt))
             if rng.random() < 0.3:
                 random_flip(p)
+            elif k612 and rng.random() < 0.3:
+                migrate(p)
             else:
                 nr = [rng.randrange(64) for _ in range(4)]
                 cpu = rng.randrange(2)
@@ -720,6 +784,11 @@ def main():
         cpus, facts, missed = gen_v2(n, scenario)
         names = ["pageblock_state", "pageblock_flip", "pageblock_snapshot",
                  "pcp_drain"]
+    elif scenario in ("v612", "v612unknown"):
+        use_abi_612("coalesce" if scenario == "v612unknown" else "merge")
+        cpus, facts, missed = gen_v2(n, scenario)
+        names = ["pageblock_state", "pageblock_flip", "pageblock_snapshot",
+                 "pcp_drain", "migrate_folio"]
     elif scenario == "stock":
         cpus, facts = gen_stock(n)
         names = ["mm_page_alloc_extfrag", "mm_migrate_pages"]
