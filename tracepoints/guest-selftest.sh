@@ -4,7 +4,8 @@
 # guest-selftest.sh [CHECK_ABI]: run inside the guest (busybox sh) on the
 # patched kernel. Checks the kernel side of the mobility ABI:
 #  - events/mobility/* formats match tracepoints/README.md (check-abi.sh,
-#    path given as $1 or next to this script);
+#    path given as $1 or next to this script), names those of the
+#    series of `uname -r` (6.1 or 6.12);
 #  - /sys/kernel/debug/mobility/snapshot accepts "1" and "1\n" and rejects
 #    everything else with EINVAL; a snapshot emits one pageblock_state per
 #    line of pageblocks, all with one new seq;
@@ -37,8 +38,15 @@ mkdir -p "$tmp/formats"
 for e in "$T"/events/mobility/*/; do
 	cp "$e/format" "$tmp/formats/$(basename "$e")"
 done
+# the names of the running kernel's series, when it is one we know
+case $(uname -r) in
+6.1.*) abi_kernel="--kernel 6.1" ;;
+6.12.*) abi_kernel="--kernel 6.12" ;;
+*) abi_kernel= ;;
+esac
 if [ -r "$check_abi" ]; then
-	sh "$check_abi" "$tmp/formats" || fail "formats do not match the ABI"
+	# shellcheck disable=SC2086
+	sh "$check_abi" $abi_kernel "$tmp/formats" || fail "formats do not match the ABI"
 else
 	fail "check-abi.sh not found at $check_abi"
 fi

@@ -4,7 +4,12 @@
 # capture and rejects each doctored copy: a field missing (the v1 layout),
 # a hole in the layout, a symbolic field printed as a number, an event
 # missing, the formats of a capture before patch 9 (no census), and those
-# of a series v1 capture.
+# of a series v1 capture.  Then the names of the symbolic tables: the 6.1
+# and the 6.12 formats are each accepted as their kernel's and rejected as
+# the other's; formats with an undocumented name, without a documented
+# one, or mixing the two kernels' names are rejected; names only some
+# configs have may be absent; every name check-abi.sh knows is in
+# tracepoints/README.md.
 # usage: tracepoints/test-check-abi.sh   (TAP, "N passed, N failed")
 set -uo pipefail
 
@@ -94,6 +99,112 @@ if [ $rc -eq 1 ] && grep -q "pageblock_state: fields differ" <<<"$out"; then
 else
 	result 1 "check-abi.sh rejects the series v1 formats (exit $rc)"
 fi
+
+# ---- the names of the symbolic tables, per kernel
+# the 6.12 formats: the lead's copy from the patched 6.12 guest when
+# committed, else derived from the 6.1 ones by the differences of the
+# 6.12 series' include/trace/events/mobility.h (merge before offline,
+# no MIGRATE_SYNC_NO_COPY, damon)
+f612=$top/tests/fixtures/formats-6.12
+k612=$tmp/k612
+if [ -f "$f612/pageblock_flip" ]; then
+	cp -r "$f612" "$k612"
+	src612="real, from the patched 6.12 guest"
+else
+	cp -r "$good" "$k612"
+	perl -i -pe 's/\{ (\d+), "offline" \}/"{ $1, \"merge\" }, { " . ($1 + 1) . ", \"offline\" }"/e' \
+		"$k612/pageblock_flip"
+	perl -i -pe 's/, \{ \d+, "MIGRATE_SYNC_NO_COPY" \}//; s/(\{ (\d+), "demotion" \})/"$1, { " . ($2 + 1) . ", \"damon\" }"/e' \
+		"$k612/migrate_folio"
+	src612="derived from the 6.1 ones"
+fi
+grep -q '"merge"' "$k612/pageblock_flip" && grep -q '"damon"' "$k612/migrate_folio" &&
+	! grep -q MIGRATE_SYNC_NO_COPY "$k612/migrate_folio"
+result $? "the 6.12 formats ($src612) have merge and damon, no MIGRATE_SYNC_NO_COPY"
+
+# accepts KERNEL-OPTION DIR WANT NAME
+accepts() {
+	local out
+	out=$("$abi" $1 "$2" 2>&1)
+	if [ $? -eq 0 ] && [ "$out" = "$3" ]; then
+		result 0 "check-abi.sh${1:+ $1} accepts $4: $out"
+	else
+		result 1 "check-abi.sh${1:+ $1} accepts $4"
+		sed 's/^/#   /' <<<"$out"
+	fi
+}
+ok7="ok: 7 events match the ABI"
+accepts "" "$k612" "$ok7 (the names of 6.12)" "the 6.12 formats as 6.12's"
+accepts "--kernel 6.12" "$k612" "$ok7 (the names of 6.12)" "the 6.12 formats"
+accepts "--kernel 6.1" "$good" "$ok7 (the names of 6.1)" "the 6.1 formats"
+
+# rejects KERNEL-OPTION DIR NAME WANT-LINE...: exit 1, exactly these
+# problem lines
+rejects() {
+	local opt=$1 d=$2 name=$3 out rc
+	shift 3
+	out=$("$abi" $opt "$d" 2>&1)
+	rc=$?
+	if [ $rc -eq 1 ] && [ "$(grep -v '^check-abi: [0-9]* problem' <<<"$out")" = "$(printf 'check-abi: %s\n' "$@")" ]; then
+		result 0 "check-abi.sh${opt:+ $opt} rejects $name: $(tr '\n' ' ' <<<"$out")"
+	else
+		result 1 "check-abi.sh${opt:+ $opt} rejects $name (exit $rc)"
+		sed 's/^/#   /' <<<"$out"
+	fi
+}
+rejects "--kernel 6.12" "$good" "the 6.1 formats as 6.12's" \
+	"pageblock_flip: reason lacks names documented for 6.12: merge" \
+	"migrate_folio: mode prints names not documented for 6.12: MIGRATE_SYNC_NO_COPY" \
+	"migrate_folio: reason lacks names documented for 6.12: damon"
+rejects "--kernel 6.1" "$k612" "the 6.12 formats as 6.1's" \
+	"pageblock_flip: reason prints names not documented for 6.1: merge" \
+	"migrate_folio: mode lacks names documented for 6.1: MIGRATE_SYNC_NO_COPY" \
+	"migrate_folio: reason prints names not documented for 6.1: damon"
+
+# names DIR NAME PERL-EXPR EVENT...: d=a copy of DIR with the events edited
+names() {
+	local src=$1 name=$2 script=$3 ev
+	shift 3
+	d=$tmp/${name// /-}
+	cp -r "$src" "$d"
+	for ev in "$@"; do
+		perl -i -pe "$script" "$d/$ev"
+		cmp -s "$src/$ev" "$d/$ev" && result 1 "$name: the edit changed nothing in $ev"
+	done
+}
+names "$good" "6.1 with merge" 's/(\{ (\d+), "offline" \})/"{ " . ($2 + 1) . ", \"merge\" }, $1"/e' pageblock_flip
+rejects "" "$d" "6.1 formats with the 6.12 flip reason merge" \
+	"the names are those of no kernel; the closest are those of 6.1:" \
+	"pageblock_flip: reason prints names not documented for 6.1: merge"
+names "$k612" "an undocumented reason" 's/(\{ (\d+), "steal" \})/"$1, { 42, \"compact\" }"/e' pageblock_flip
+rejects "--kernel 6.12" "$d" "a flip reason nobody documented" \
+	"pageblock_flip: reason prints names not documented for 6.12: compact"
+rejects "" "$d" "a flip reason nobody documented (no --kernel)" \
+	"the names are those of no kernel; the closest are those of 6.12:" \
+	"pageblock_flip: reason prints names not documented for 6.12: compact"
+names "$good" "no cpu_dead" 's/, \{ \d+, "cpu_dead" \}//' pcp_drain
+rejects "--kernel 6.1" "$d" "a drain reason table without cpu_dead" \
+	"pcp_drain: reason lacks names documented for 6.1: cpu_dead"
+names "$good" "no none" 's/(REC->dst_mt, .*?), \{ \d+, "none" \}/$1/' migrate_folio
+rejects "--kernel 6.1" "$d" "a dst_mt table without none" \
+	"migrate_folio: dst_mt lacks names documented for 6.1: none"
+names "$good" "misspelt zone" 's/"Normal"/"normal"/' pageblock_state
+rejects "--kernel 6.1" "$d" "a zone misspelt" \
+	"pageblock_state: zone prints names not documented for 6.1: normal" \
+	"pageblock_state: zone lacks names documented for 6.1: Normal"
+names "$k612" "no CMA" 's/, \{ \d+, "CMA" \}//g' pageblock_steal pageblock_flip \
+	migrate_folio pageblock_state pageblock_census
+accepts "" "$d" "$ok7 (the names of 6.12)" "6.12 formats of a kernel without CONFIG_CMA"
+
+# every name check-abi.sh knows is documented in README.md
+undoc=$("$abi" --names | sed 's/^[^:]*: //' | tr ' ' '\n' | sed 's/[?].*//; s/@.*//' |
+	sort -u | while read -r w; do
+		grep -qF "\`$w\`" "$top/tracepoints/README.md" || echo "$w"
+	done)
+nnames=$("$abi" --names | sed 's/^[^:]*: //' | tr ' ' '\n' | sed 's/[?].*//; s/@.*//' |
+	sort -u | wc -l)
+[ -z "$undoc" ] && [ "$nnames" -gt 50 ]
+result $? "the $nnames names check-abi.sh knows are all in README.md${undoc:+; not: $undoc}"
 
 echo "$((n - bad)) passed, $bad failed"
 [ "$bad" -eq 0 ]
