@@ -5,17 +5,34 @@
 # names the node and zone those pages are in, and the CPU whose lists were
 # drained; no per-page drain is left without its batch; the scenario drained
 # at least --min-batches batches and with every --reasons reason.
+# The per-page event's migratetype is the pcp list's type on 6.1 (cached
+# when the page was freed), so the batch's counts per list are checked
+# exactly; since 6.10 it is the type of the page's block when it is drained
+# (--per-page-type drain): the list a page sat on is then not in the capture,
+# so only the low-order sum, the high-order count and the total are checked
+# per batch, and every per-page migratetype against the replayed block.
 # usage: drain.py DIR | --report FILE  [--min-batches N] [--reasons a,b,...]
+#        [--per-page-type free|drain]
 import sys
 from report import Tap, events, BlockMap, read_pageblocks, oracle_args
 
+
+def extra(p):
+    p.add_argument('--per-page-type', choices=('free', 'drain'), default='free',
+                   help="what mm_page_pcpu_drain's migratetype is: the list's type, "
+                   "cached at free time (6.1), or the block's type at drain time (6.12)")
+
+
 a = oracle_args('pcp_drain == its per-page mm_page_pcpu_drain events',
                 files=[('pageblocks', 'end.pageblocks', 'pageblocks dump (zone of every block)')],
-                minimum=['batches'], reasons='drain reasons that must occur (comma list)')
+                minimum=['batches'], reasons='drain reasons that must occur (comma list)',
+                extra=extra)
+by_list = a.per_page_type == 'free'
 t = Tap('pcp_drain ' + a.name)
 # kmem:mm_page_pcpu_drain prints the pcp list's migratetype as a number;
 # the three pcp types are the first three in every config
 PCP_TYPES = {'0': 'nr_unmovable', '1': 'nr_movable', '2': 'nr_reclaimable'}
+PCP_TYPE_NAMES = {'0': 'Unmovable', '1': 'Movable', '2': 'Reclaimable'}
 COSTLY_ORDER = 3
 # reasons whose batch runs on the CPU that owns the lists (pcp_drain.md)
 OWN_CPU = {'free_high', 'vmstat', 'local'}
@@ -27,6 +44,7 @@ drains = pages = checked_zone = 0
 biggest = longest = 0   # the largest and longest complete batch
 v2 = None
 bad, short_first, wrong_cpu, wrong_zone, reasons = [], [], [], [], {}
+wrong_type, typed = [], 0
 for i, e in enumerate(events(a.capture)):
     if e.name != 'mm_page_pcpu_drain' and e.cpu in acc:
         acc[e.cpu]['cut'] = False      # a batch runs with irqs off: nothing between
@@ -40,6 +58,13 @@ for i, e in enumerate(events(a.capture)):
         a_.setdefault('t0', e.ts)
         a_['t1'] = e.ts
         a_['zones'].add(bmap.zone_of(e.num('pfn')))
+        if not by_list:
+            block_mt = bmap.type_of(e.num('pfn'))
+            page_mt = PCP_TYPE_NAMES.get(e.f.get('migratetype'))
+            if block_mt and page_mt:
+                typed += 1
+                if block_mt != page_mt:
+                    wrong_type.append('%s: its block is %s (replayed)' % (e, block_mt))
         continue
     if e.name != 'pcp_drain':
         continue
@@ -63,6 +88,11 @@ for i, e in enumerate(events(a.capture)):
             key = PCP_TYPES.get(mt, 'nr_movable')
         got[key] += 1 << order
         got['total'] += 1 << order
+    if not by_list:
+        # the low-order lists only as one sum: see the description
+        low = ['nr_unmovable', 'nr_movable', 'nr_reclaimable']
+        for d in (want, got):
+            d['nr_low_order'] = sum(d.pop(k) for k in low)
     if e.cpu in seen:
         if want != got:
             bad.append('%s: per-page events give %s' % (e, got))
@@ -71,7 +101,7 @@ for i, e in enumerate(events(a.capture)):
         # can miss per-page events, never have more
         short_first.append('%s: per-page events give %s' % (e, got))
     seen.add(e.cpu)
-    if sum(want[k] for k in keys) != want['total']:
+    if sum(e.num(k) for k in keys) != want['total']:
         bad.append('%s: the per-type counts do not add up to total' % e)
     if reason in OWN_CPU and e.num('cpu') != e.cpu:
         wrong_cpu.append('%s: reason %s runs on the owner, but ran on cpu %d' % (e, reason, e.cpu))
@@ -101,8 +131,12 @@ t.check(drains >= a.min_batches, 'the workload drained per-cpu lists (%d batches
                            ', '.join('%s %d' % kv for kv in sorted(reasons.items()))))
 for r in a.reasons:
     t.check(reasons.get(r, 0) > 0, 'drains with reason %s happened (%d)' % (r, reasons.get(r, 0)))
-t.check(not bad, 'every batch equals its per-page mm_page_pcpu_drain events (%s)'
-        % ('v2, nr_high_order = order > %d' % COSTLY_ORDER if v2 else 'v1'), bad)
+t.check(not bad, 'every batch equals its per-page mm_page_pcpu_drain events (%s%s)'
+        % ('v2, nr_high_order = order > %d' % COSTLY_ORDER if v2 else 'v1',
+           '' if by_list else ', low-order lists summed'), bad)
+if not by_list:
+    t.check(typed > 0 and not wrong_type, "every per-page drain's migratetype is its block's "
+            'replayed type (%d pages checked)' % typed, wrong_type)
 t.check(not short_first, 'no first batch on a cpu has more per-page events than it counts',
         short_first)
 t.check(not left, 'every per-page drain event belongs to a pcp_drain batch', left)

@@ -306,8 +306,25 @@ def stack_elsewhere(L, side):
     return out
 
 
+def polluter_claims(L, side):
+    """The polluter's steals reported as claiming their blocks."""
+    return [setf(l, 'claimed', 1) if ev(l) == 'pageblock_steal' and _polluter(l) else l
+            for l in L]
+
+
+def drain_stale_type(L, side):
+    """Since 6.10 a drained page's migratetype is its block's at drain time:
+    one Movable page reported with the Unmovable type, as a kernel that kept
+    the type cached at free time would."""
+    i = next(i for i, l in enumerate(L) if ev(l) == 'mm_page_pcpu_drain' and
+             field(l, 'migratetype') == '1')
+    L = list(L)
+    L[i] = setf(L[i], 'migratetype', 0)
+    return L
+
+
 DEFECTS = {f.__name__.replace('_', '-'): f for f in (
-    blamed_elsewhere, stack_elsewhere,
+    polluter_claims, drain_stale_type, blamed_elsewhere, stack_elsewhere,
     high_order_as_movable, flip_in_wrong_zone, order_0_hugetlb, wrong_dst_mt,
     drop_one_flip, no_flips, truncated_snapshot, block_mt_is_alloc_mt, drop_drains_but_first,
     drain_wrong_node, drain_wrong_cpu, dup_success, missing_failure, isolate_outside,

@@ -147,6 +147,16 @@ if [ -e "$F/polluter.report.gz" ]; then
 		--min-steals 20
 	case_ stack-elsewhere blame.py polluter.report.gz - 'top stack .* has pipe_write' -- \
 		--min-steals 20
+	case_ polluter-claims blame.py polluter.report.gz - 'most of its steals polluted' -- \
+		--min-steals 20
+fi
+
+# 6.12: a drained page's migratetype is its block's at drain time
+if [ -e "$F/v612-drain.report.gz" ]; then
+	case_ drain-stale-type drain.py v612-drain.report.gz v612-drain.pageblocks \
+		"migratetype is its block's replayed type" -- --pageblocks @SIDE@ --per-page-type drain
+	case_ high-order-as-movable drain.py v612-drain.report.gz v612-drain.pageblocks \
+		'every batch equals' -- --pageblocks @SIDE@ --per-page-type drain
 fi
 
 echo "# defect -> caught (mutation of a real report; oracle; fixture; the failing check)"
