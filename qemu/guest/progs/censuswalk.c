@@ -8,7 +8,11 @@
  * page flags the kernel exports, not the census code. Between the two
  * census reads nothing of ours allocates: every buffer is allocated and
  * touched first, and the results are printed only at the end, so a block
- * whose two census lines agree was at rest while it was walked.
+ * whose two census lines agree was at rest while it was walked. The census
+ * and buddyinfo files stay open and are read again from offset 0: each
+ * open allocates the file's seq_file buffer, a slab object, and a slab
+ * page freed and allocated again around the walk would be slab in both
+ * censuses but not in the walk.
  *
  * A zone is at rest when its part of the census and its /proc/buddyinfo
  * line read the same before and after the walk. Background work (vmstat,
@@ -73,14 +77,22 @@ static void die(const char *what)
 	exit(1);
 }
 
-/* read all of @path into @buf (TEXT_MAX bytes), NUL-terminated */
-static void slurp(const char *path, char *buf)
+static int open_or_die(const char *path)
 {
-	size_t len = 0;
-	ssize_t n;
 	int fd = open(path, O_RDONLY);
 
 	if (fd < 0)
+		die(path);
+	return fd;
+}
+
+/* read all of @fd (@path) from offset 0 into @buf (TEXT_MAX bytes), NUL-terminated */
+static void slurp(int fd, const char *path, char *buf)
+{
+	size_t len = 0;
+	ssize_t n;
+
+	if (lseek(fd, 0, SEEK_SET) != 0)
 		die(path);
 	while ((n = read(fd, buf + len, TEXT_MAX - 1 - len)) > 0)
 		len += n;
@@ -92,7 +104,6 @@ static void slurp(const char *path, char *buf)
 		exit(1);
 	}
 	buf[len] = '\0';
-	close(fd);
 }
 
 static uint64_t kpf_at(unsigned long pfn)
@@ -269,26 +280,27 @@ int main(int argc, char **argv)
 {
 	const char *census = argc > 1 ? argv[1] :
 		"/sys/kernel/debug/mobility/census";
+	const char *buddyinfo = "/proc/buddyinfo";
 	struct attempt tmp;
 	unsigned long i;
-	int n;
+	int n, census_fd, buddy_fd;
 
 	alloc_attempt(&try);
 	alloc_attempt(&best);
 	best.zones_at_rest = -1;
 	scratch = zalloc(TEXT_MAX);
 	flags = zalloc((1UL << 18) * sizeof(*flags));
-	kpf_fd = open("/proc/kpageflags", O_RDONLY);
-	if (kpf_fd < 0)
-		die("/proc/kpageflags");
+	kpf_fd = open_or_die("/proc/kpageflags");
+	census_fd = open_or_die(census);
+	buddy_fd = open_or_die(buddyinfo);
 
 	for (n = 1; n <= MAX_ATTEMPTS; n++) {
-		slurp(census, try.census1);
-		slurp("/proc/buddyinfo", try.buddy1);
+		slurp(census_fd, census, try.census1);
+		slurp(buddy_fd, buddyinfo, try.buddy1);
 		if (walk_census(&try))
 			return 1;
-		slurp("/proc/buddyinfo", try.buddy2);
-		slurp(census, try.census2);
+		slurp(buddy_fd, buddyinfo, try.buddy2);
+		slurp(census_fd, census, try.census2);
 		try.zones_at_rest = zones_at_rest(&try);
 		if (try.zones_at_rest > best.zones_at_rest) {
 			tmp = best;
