@@ -7,7 +7,8 @@
 # 2. on a synthetic capture with known content (tests/mkfixture.py):
 #    every enum field is shown by name, a deliberately broken capture is
 #    rejected, and KernelShark under Xvfb loads the plugin, which counts
-#    exactly the known events and paints every kind of marker;
+#    exactly the known events and paints every kind of marker; the same
+#    capture with the tables of a 6.12 kernel shows merge and damon;
 # 3. the same on every real capture in tests/fixtures/*.dat (KS_FIXTURES=DIR
 #    to use another directory); a capture without mobility events (kernel
 #    without our patches) is only checked for the plugin declining it.
@@ -121,6 +122,34 @@ check "broken capture: raw result values reported" \
 check "broken capture: numeric pcp_drain.reason reported" \
 	grep -q 'pcp_drain: reason has no __print_symbolic' \
 	"$work/decode-broken.txt"
+
+# The tables of a 6.12 kernel: merge and damon shown by name, no
+# MIGRATE_SYNC_NO_COPY; the plugin (no tables of its own: it reads the
+# print formats) counts and marks every flip, merges included.
+k612=$syn-6.12
+rm -rf "$k612"
+if python3 "$here/tests/mkfixture.py" --k612 "$k612" >>"$work/mkfixture.log" 2>&1; then
+	decode_ok synthetic-6.12 "$k612/synthetic.dat"
+	for name in 'reason=merge' 'reason=damon' 'reason=steal' \
+		    'mode=MIGRATE_SYNC' 'reason=compaction'; do
+		check "synthetic 6.12: KernelShark shows $name" \
+			grep -q "^info .* $name\( \|$\)" "$work/decode-synthetic-6.12.txt"
+	done
+	n=$(grep -c '^info pageblock_flip: .* reason=merge ' "$work/decode-synthetic-6.12.txt")
+	check "synthetic 6.12: 10 merge flips shown (got $n)" [ "$n" -eq 10 ]
+	check "synthetic 6.12: no MIGRATE_SYNC_NO_COPY in the 6.12 tables" \
+		bash -c "! grep -q MIGRATE_SYNC_NO_COPY '$work/decode-synthetic-6.12.txt'"
+	gui synthetic-6.12 "$k612/synthetic.dat" "$work/synthetic-6.12.png" --cpu 0,1
+	for want in "event pageblock_flip:count:40" "mark flip:stored:40" \
+		    "event migrate_folio:count:40"; do
+		IFS=: read -r key field n <<<"$want"
+		got=$(report_value synthetic-6.12 "$key" "$field")
+		check "synthetic 6.12: plugin $key $field $n (got ${got:-none})" \
+			[ "${got:-x}" = "$n" ]
+	done
+else
+	not_ok "synthetic 6.12 capture: $(tail -n 1 "$work/mkfixture.log")"
+fi
 
 # Both CPUs plus the task graph of kcompactd0 (pid 300: flips, drains).
 gui synthetic "$cap" "$work/synthetic.png" --cpu 0,1 --pid 300

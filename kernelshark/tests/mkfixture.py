@@ -8,12 +8,18 @@ directory (event formats per tracepoints/README.md, with the symbolic
 tables a kernel would print) and raw ring-buffer pages for two CPUs, then
 let `trace-cmd restore` assemble a genuine trace.dat from them.
 
-Usage: mkfixture.py [--broken|--no-mobility] OUTDIR  -> OUTDIR/synthetic.dat
+Usage: mkfixture.py [--broken|--no-mobility|--k612] OUTDIR
+                                                 -> OUTDIR/synthetic.dat
   --broken  print migrate_folio.result with negative keys (which
             libtraceevent cannot match) and pcp_drain.reason as a number:
             the decode check must reject this capture.
   --no-mobility  only ftrace:print events: a capture from a kernel
             without our patches, which the plugin must decline politely.
+  --k612    the symbolic tables of the 6.12 series (tracepoints/README.md,
+            "Per-kernel differences"): flip reasons online, merge,
+            offline; no MIGRATE_SYNC_NO_COPY; migrate reason damon.  A
+            quarter of the flips are merges, a tenth of the migrations
+            damon's.
 """
 import os
 import struct
@@ -215,6 +221,10 @@ def cpu_pages(events):
     return b"".join(pages)
 
 
+# flip reasons, number of modes and of migrate reasons the workload uses
+WORKLOAD = {"flip": (0, 1, 2, 3), "modes": 4, "reasons": 9}
+
+
 def workload():
     """Known events per CPU: the test asserts on exactly these."""
     by_name = {e[0]: e for e in EVENTS}
@@ -240,15 +250,16 @@ def workload():
         cpu1.append((t + 3_000_000, ev("pageblock_flip", 300,
                     pfn=0x1000 + (i % 4) * 512, caller=0xffffffff81234567,
                     zone=2, old_mt=1, new_mt=(0, 2, 3, 5)[i % 4],
-                    reason=(0, 1, 2, 3)[i % 4])))
+                    reason=WORKLOAD["flip"][i % 4])))
         if i % 3 == 0:
             cpu1.append((t + 7_000_000, ev("pcp_drain", 300, cpu=1,
                         zone=2, reason=i % 5, nr_unmovable=4,
                         nr_movable=30, nr_reclaimable=1, total=35)))
         cpu0.append((t + 11_000_000, ev("migrate_folio", 400,
                     src_pfn=0x2000 + i, dst_pfn=0x8000 + i,
-                    result=(0, -11, 0, -16)[i % 4], order=0, mode=i % 4,
-                    reason=i % 9, src_mt=1, dst_mt=1)))
+                    result=(0, -11, 0, -16)[i % 4], order=0,
+                    mode=i % WORKLOAD["modes"],
+                    reason=i % WORKLOAD["reasons"], src_mt=1, dst_mt=1)))
     return sorted(cpu0), sorted(cpu1)
 
 
@@ -267,6 +278,27 @@ def break_formats():
                      .replace(sym("reason", DRAIN), "REC->reason")
         fixed.append((name, evid, fields, fmt))
     EVENTS = fixed
+
+
+FLIP_612 = FLIP + ', { 8, "online" }, { 9, "merge" }, { 10, "offline" }'
+MODE_612 = MODE.replace(', { 3, "MIGRATE_SYNC_NO_COPY" }', '')
+MR_612 = MR + ', { 9, "damon" }'
+K612 = {"flip": (0, 1, 2, 9), "modes": 3, "reasons": 10}
+
+
+def use_612():
+    """The tables of a 6.12 kernel; the workload then uses merge/damon."""
+    global EVENTS
+    fixed = []
+    for name, evid, fields, fmt in EVENTS:
+        if name == "pageblock_flip":
+            fmt = fmt.replace(sym("reason", FLIP), sym("reason", FLIP_612))
+        if name == "migrate_folio":
+            fmt = fmt.replace(sym("mode", MODE), sym("mode", MODE_612)) \
+                     .replace(sym("reason", MR), sym("reason", MR_612))
+        fixed.append((name, evid, fields, fmt))
+    EVENTS = fixed
+    WORKLOAD.update(K612)
 
 
 def print_workload():
@@ -288,9 +320,12 @@ def main():
     elif args[:1] == ["--no-mobility"]:
         events = print_workload
         args = args[1:]
+    elif args[:1] == ["--k612"]:
+        use_612()
+        args = args[1:]
     if len(args) != 1:
-        sys.stderr.write("usage: mkfixture.py [--broken|--no-mobility] "
-                         "OUTDIR\n")
+        sys.stderr.write("usage: mkfixture.py [--broken|--no-mobility|"
+                         "--k612] OUTDIR\n")
         return 2
     out = os.path.abspath(args[0])
     tdir = os.path.join(out, "tracefs")
