@@ -38,6 +38,17 @@ const char *const fv_blame_internals[] = {
 	"set_pageblock_migratetype", "move_freepages", "move_freepages_block",
 	"change_pageblock_range", "reserve_highatomic_pageblock",
 	"unreserve_highatomic_pageblock",
+	/* the same on 6.12: the reworked fallback, and the _noprof entry
+	 * points of memory allocation profiling */
+	"try_to_steal_block", "__rmqueue_claim", "__rmqueue_steal",
+	"__move_freepages_block", "prep_move_freepages_block",
+	"move_freepages_block_isolate", "__alloc_pages_noprof",
+	"__folio_alloc_noprof", "alloc_pages_noprof", "alloc_pages_mpol_noprof",
+	"alloc_pages_preferred_many", "folio_alloc_noprof",
+	"folio_alloc_mpol_noprof", "vma_alloc_folio_noprof",
+	"alloc_pages_bulk_noprof", "alloc_pages_exact_noprof",
+	"alloc_pages_exact_nid_noprof", "get_free_pages_noprof",
+	"get_zeroed_page_noprof",
 	/* the slab allocator's refill: the site is who asked the slab */
 	"alloc_slab_page", "allocate_slab", "new_slab", "___slab_alloc", "__slab_alloc",
 	"slab_alloc_node", "slab_alloc", "__kmem_cache_alloc_node",
@@ -45,6 +56,13 @@ const char *const fv_blame_internals[] = {
 	"kmalloc_large", "kmalloc_large_node", "kmalloc_order",
 	"kmalloc_order_trace", "__kmalloc", "__kmalloc_node",
 	"__kmalloc_node_track_caller", "kmalloc_trace", "kmalloc_node_trace",
+	/* 6.12 */
+	"__slab_alloc_node", "kmem_cache_alloc_noprof",
+	"kmem_cache_alloc_lru_noprof", "kmem_cache_alloc_node_noprof",
+	"__kmalloc_noprof", "__kmalloc_node_noprof", "__kmalloc_cache_noprof",
+	"__kmalloc_cache_node_noprof", "__kmalloc_node_track_caller_noprof",
+	"__kmalloc_large_noprof", "__kmalloc_large_node_noprof",
+	"___kmalloc_large_node",
 	NULL
 };
 

@@ -48,6 +48,11 @@ static void test_internal(void)
 	CHECK(fv_blame_internal("trace_event_raw_event_pageblock_steal+0xbc"));
 	CHECK(fv_blame_internal("steal_suitable_fallback.isra.0+0x3"));
 	CHECK(fv_blame_internal("kmem_cache_alloc_lru"));
+	/* the 6.12 names of the same paths */
+	CHECK(fv_blame_internal("try_to_steal_block+0x1b2"));
+	CHECK(fv_blame_internal("__rmqueue_steal.constprop.0+0x40"));
+	CHECK(fv_blame_internal("alloc_pages_mpol_noprof+0xd7"));
+	CHECK(fv_blame_internal("kmem_cache_alloc_noprof+0x2f"));
 	CHECK(!fv_blame_internal("pipe_write+0x1cf"));
 	CHECK(!fv_blame_internal("__alloc_pages_foo+0x1"));	/* exact names */
 	CHECK(!fv_blame_internal("0xffffffff81001010"));
