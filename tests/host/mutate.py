@@ -323,7 +323,25 @@ def drain_stale_type(L, side):
     return L
 
 
+def _rename(L, event, key, name):
+    """The first event's key printed as a name no kernel documents."""
+    i = next(i for i, l in enumerate(L) if ev(l) == event and field(l, key))
+    return L[:i] + [setf(L[i], key, name)] + L[i + 1:]
+
+
+def undocumented_flip_reason(L, side):
+    """A flip reason neither the 6.1 nor the 6.12 series prints."""
+    return _rename(L, 'pageblock_flip', 'reason', 'coalesce')
+
+
+def undocumented_migrate_reason(L, side):
+    """A migration reason neither series prints (the kernel's table grew
+    and the documentation did not)."""
+    return _rename(L, 'migrate_folio', 'reason', 'damon_reclaim')
+
+
 DEFECTS = {f.__name__.replace('_', '-'): f for f in (
+    undocumented_flip_reason, undocumented_migrate_reason,
     polluter_claims, drain_stale_type, blamed_elsewhere, stack_elsewhere,
     high_order_as_movable, flip_in_wrong_zone, order_0_hugetlb, wrong_dst_mt,
     drop_one_flip, no_flips, truncated_snapshot, block_mt_is_alloc_mt, drop_drains_but_first,

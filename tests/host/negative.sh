@@ -52,11 +52,16 @@ case_() {
 	fi || { result 1 "$o: mutate.py $defect failed"; table+=("$defect|$o|$fx|NOT RUN|"); return; }
 	[ -e "$ms" ] || ms=$F/$side
 	out=$(oracle "$o" "$m" "$ms" "$@")
-	rc=$?
-	local hit
+	verdict "$defect" "$o" "$fx" "$expect" $? "$out"
+}
+
+# verdict DEFECT ORACLE FIXTURE EXPECT RC OUTPUT: the oracle must have
+# failed with a "not ok" line matching EXPECT
+verdict() {
+	local defect=$1 o=$2 fx=$3 expect=$4 rc=$5 out=$6 hit
 	hit=$(grep -E '^not ok' <<<"$out" | grep -E -m1 "$expect")
 	hit=$(sed -E 's/^not ok [0-9]+ - //' <<<"$hit")
-	if [ $rc -ne 0 ] && [ -n "$hit" ]; then
+	if [ "$rc" -ne 0 ] && [ -n "$hit" ]; then
 		result 0 "$o catches $defect: $hit"
 		table+=("$defect|$o|$fx|caught|$hit")
 	else
@@ -132,6 +137,49 @@ if [ -e "$F/reporting.report.gz" ]; then
 	case_ isolate-free-from-movable flip_rule.py reporting.report.gz - 'each goes from' -- \
 		--reason isolate_free --from Unmovable,Reclaimable --to Movable --caller __isolate_free_page
 fi
+
+# events.py reads scenario directories (DIR/trace.dat, which may be a
+# report text, and DIR/end.pageblocks): the v2-fragment and the offline
+# reports together have every event.  The names it accepts are those of
+# the 6.1 and the 6.12 series: a report printing merge and damon passes,
+# one with a name neither series prints fails.
+# evdirs NAME [DEFECT|sed:EXPR]: $tmp/NAME-{a,b}, the offline part doctored
+evdirs() {
+	local d=$tmp/$1 how=${2:-}
+	mkdir -p "$d-a" "$d-b"
+	zcat "$F/v2-fragment.report.gz" > "$d-a/trace.dat"
+	cp "$F/v2-fragment.pageblocks" "$d-a/end.pageblocks"
+	cp "$F/offline.pageblocks" "$d-b/end.pageblocks"
+	case $how in
+	"") zcat "$F/offline.report.gz" > "$d-b/trace.dat" ;;
+	sed:*) zcat "$F/offline.report.gz" | sed "${how#sed:}" > "$d-b/trace.dat" ;;
+	*) python3 "$here/mutate.py" "$how" "$F/offline.report.gz" "$d-b/trace.dat" ;;
+	esac
+}
+# events_case NAME WANT-RC EXPECT DIR-SETUP...: events.py on evdirs
+events_case() {
+	local name=$1 want=$2 expect=$3 out rc
+	shift 3
+	evdirs "$name" "$@" || { result 1 "events.py: $name: setup failed"; return; }
+	out=$(python3 "$here/events.py" "$tmp/$name-a" "$tmp/$name-b" 2>&1)
+	rc=$?
+	if [ "$want" -eq 0 ]; then
+		[ $rc -eq 0 ] || sed 's/^/#   /' <<<"$out"
+		result $rc "events.py passes on $name"
+	else
+		verdict "$name" events.py v2-fragment+offline "$expect" $rc "$out"
+	fi
+}
+events_case real-reports 0 ""
+events_case names-only-6.12-prints 0 "" \
+	'sed:0,/reason=isolate /s//reason=merge /; 0,/reason=memory_hotplug /s//reason=damon /'
+grep -q 'pageblock_flip: .* reason=merge ' "$tmp/names-only-6.12-prints-b/trace.dat" &&
+	grep -q 'migrate_folio: .* reason=damon ' "$tmp/names-only-6.12-prints-b/trace.dat"
+result $? "events.py's 6.12 case has a merge flip and a damon migration"
+events_case undocumented-flip-reason 1 'enum fields print as documented names' \
+	undocumented-flip-reason
+events_case undocumented-migrate-reason 1 'enum fields print as documented names' \
+	undocumented-migrate-reason
 
 # the census against /proc/kpageflags (qemu/guest/scenarios/census.sh)
 case_ census-lru-as-kernel census.py census.report.gz census.walk.txt \
