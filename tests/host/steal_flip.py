@@ -12,9 +12,9 @@ from report import Tap, events, BlockMap, oracle_args, PAGEBLOCK_ORDER
 a = oracle_args('claimed steal <=> steal flip, block types replayed',
                 minimum=['steals', 'claimed'])
 t = Tap('steal/flip ' + a.name)
-# The kernel flips the block(s) inside steal_suitable_fallback() and then
-# emits the steal, so a claimed steal consumes the steal flips that precede
-# it on its CPU.
+# The kernel flips the block(s) inside steal_suitable_fallback() (6.1) or
+# try_to_steal_block() (6.12) and then emits the steal, so a claimed steal
+# consumes the steal flips that precede it on its CPU.
 bmap = BlockMap()
 before = {}         # pfn -> replayed type before the pending steal flips
 pending = {}        # cpu -> steal flips not yet consumed
