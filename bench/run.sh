@@ -182,7 +182,7 @@ if [ -z "$KU" ] && want mapdump && [ -z "$KP" ]; then
 	record_cmd "qemu/build-kernel.sh --unpatched"
 	KU=$("$REPO/qemu/build-kernel.sh" --unpatched) || die "unpatched kernel build failed"
 fi
-series=$REPO/kernel-patches/series
+series=$REPO/kernel-patches/6.1/series
 if [ -n "$KP" ]; then
 	note "patched kernel given: $KP"
 elif [ -s "$series" ] && grep -qv '^[[:space:]]*\(#\|$\)' "$series"; then
@@ -192,7 +192,7 @@ elif [ -s "$series" ] && grep -qv '^[[:space:]]*\(#\|$\)' "$series"; then
 		KP=
 	fi
 else
-	note "NOT MEASURED (patched parts): kernel-patches/series is missing or empty, no patched kernel to compare"
+	note "NOT MEASURED (patched parts): kernel-patches/6.1/series is missing or empty, no patched kernel to compare"
 fi
 fi
 # size and overhead: the same two kernels with jump labels
@@ -501,14 +501,14 @@ if want irqsoff; then
 	say "irqsoff: kernels (series v1 = kernel-patches/ at $IRQSOFF_V1, v2 = the working tree) + qemu/irqsoff.config"
 	v1c=$(git -C "$REPO" rev-parse --short "$IRQSOFF_V1") || die "no commit $IRQSOFF_V1"
 	# the last commit that changed the series or a patch in it
-	v2c=$(git -C "$REPO" log -1 --format=%h -- kernel-patches/series \
-		$(sed -n 's|^\([^#[:space:]][^[:space:]]*\).*|kernel-patches/\1|p' \
-			"$REPO/kernel-patches/series"))
-	if [ -n "$(git -C "$REPO" status --porcelain -- kernel-patches)" ]; then
+	v2c=$(git -C "$REPO" log -1 --format=%h -- kernel-patches/6.1/series \
+		$(sed -n 's|^\([^#[:space:]][^[:space:]]*\).*|kernel-patches/6.1/\1|p' \
+			"$REPO/kernel-patches/6.1/series"))
+	if [ -n "$(git -C "$REPO" status --porcelain -- kernel-patches/6.1)" ]; then
 		v2c="$v2c+uncommitted changes"
-		note "irqsoff: kernel-patches/ has uncommitted changes: v2 is the working tree, not $v2c"
+		note "irqsoff: kernel-patches/6.1/ has uncommitted changes: v2 is the working tree, not $v2c"
 	fi
-	s1="kernel-patches/ at $v1c (series v1)" s2="kernel-patches/ at $v2c (series v2)"
+	s1="kernel-patches/ at $v1c (series v1)" s2="kernel-patches/6.1/ at $v2c (series v2)"
 	if [ -n "$KI1" ]; then
 		s1="given with --irqsoff-v1, not built here (meant to be $s1)"
 		note "irqsoff: series v1 kernel given: $KI1"

@@ -36,7 +36,7 @@ work=$(mktemp -d "$cache/check-build.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cp -al "$pristine" "$work/src"
 src=$work/src
-mapfile -t patches < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$top/kernel-patches/series")
+mapfile -t patches < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$top/kernel-patches/6.1/series")
 failed=0
 
 # configure DIR [scripts/config args...]: the guest config, then the edits
@@ -68,7 +68,7 @@ compile() {
 applied=0
 apply_next() {
 	patch -s -p1 -d "$src" --no-backup-if-mismatch \
-		< "$top/kernel-patches/${patches[$applied]}" || return 1
+		< "$top/kernel-patches/6.1/${patches[$applied]}" || return 1
 	applied=$((applied + 1))
 }
 

@@ -5,7 +5,7 @@
 #
 #   qemu/build-kernel.sh [--unpatched] [--extra-config FRAGMENT]...
 #
-# The kernel is Debian's linux-source-6.1 plus kernel-patches/series,
+# The kernel is Debian's linux-source-6.1 plus kernel-patches/6.1/series,
 # configured as tinyconfig + qemu/kernel.config (+ extra fragments).  Builds
 # are cached in $FRAGVIEW_CACHE/kernel-<key>/, where <key> hashes everything
 # that can change the result, so a second call with the same inputs only
@@ -20,7 +20,7 @@ REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 CACHE=${FRAGVIEW_CACHE:-/var/cache/fragview}
 SRC_TARBALL=/usr/src/linux-source-6.1.tar.xz
 PRISTINE=$CACHE/linux-source-6.1
-SERIES=$REPO/kernel-patches/series
+SERIES=$REPO/kernel-patches/6.1/series
 FRAGMENT=$REPO/qemu/kernel.config
 KEEP_BUILDS=${FRAGVIEW_KEEP_BUILDS:-8}
 
@@ -56,8 +56,8 @@ patches=()
 if [ "$unpatched" = 0 ] && [ -s "$SERIES" ]; then
 	while read -r name _; do
 		case $name in ''|'#'*) continue ;; esac
-		[ -r "$REPO/kernel-patches/$name" ] ||
-			die "kernel-patches/series lists '$name', which does not exist"
+		[ -r "$REPO/kernel-patches/6.1/$name" ] ||
+			die "kernel-patches/6.1/series lists '$name', which does not exist"
 		patches+=("$name")
 	done < "$SERIES"
 fi
@@ -70,7 +70,7 @@ key=$({
 		echo "no-dpkg"
 	for p in "${patches[@]}"; do
 		echo "patch $p"
-		sha256sum < "$REPO/kernel-patches/$p"
+		sha256sum < "$REPO/kernel-patches/6.1/$p"
 	done
 	for f in "${fragments[@]}"; do
 		echo "fragment"
@@ -128,16 +128,16 @@ for p in "${patches[@]}"; do
 	say "applying $p"
 	# Break the hard links of every file the patch touches first, so
 	# neither patch nor anything after it can write into the pristine tree.
-	grep -E '^(\+\+\+|---) ' "$REPO/kernel-patches/$p" |
+	grep -E '^(\+\+\+|---) ' "$REPO/kernel-patches/6.1/$p" |
 		awk '{print $2}' | sed -E 's|^[ab]/||' | sort -u |
 		while read -r f; do
 			[ "$SRC/$f" -ef "$PRISTINE/$f" ] || continue
 			cp --remove-destination "$PRISTINE/$f" "$SRC/$f"
 		done
 	if ! out=$(patch -d "$SRC" -p1 --forward --batch \
-			--no-backup-if-mismatch < "$REPO/kernel-patches/$p" 2>&1); then
+			--no-backup-if-mismatch < "$REPO/kernel-patches/6.1/$p" 2>&1); then
 		echo "$out" >&2
-		die "kernel-patches/$p does not apply to linux-source-6.1"
+		die "kernel-patches/6.1/$p does not apply to linux-source-6.1"
 	fi
 done
 

@@ -7,7 +7,7 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cache=${FRAGVIEW_CACHE:-/var/cache/fragview}
 pristine=$cache/linux-source-6.1
-series=$top/kernel-patches/series
+series=$top/kernel-patches/6.1/series
 # shellcheck source=tests/lib/tap.sh
 . "$top/tests/lib/tap.sh"
 # detail_result STATUS NAME [detail...]: details as "#" lines under a failure
@@ -18,7 +18,7 @@ detail_result() {
 }
 
 if [ ! -f "$series" ]; then
-	result 1 "kernel-patches/series exists"
+	result 1 "kernel-patches/6.1/series exists"
 	finish
 fi
 if [ ! -d "$pristine" ]; then
@@ -39,7 +39,7 @@ mapfile -t patches < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$series")
 result $(( ${#patches[@]} > 0 ? 0 : 1 )) "series lists patches (${#patches[@]})"
 
 for p in "${patches[@]}"; do
-	f=$top/kernel-patches/$p
+	f=$top/kernel-patches/6.1/$p
 	hdr=0 why=()
 	grep -q '^From: .*<.*@.*>' "$f" || { hdr=1; why+=("no From: with address"); }
 	grep -Eq '^Subject: (\[PATCH[^]]*\] )?mm: ' "$f" || { hdr=1; why+=("Subject is not 'mm: ...'"); }
@@ -70,19 +70,19 @@ cover_problems() {
 		echo "Subject is not '[PATCH 0/${#patches[@]}] mm: ...'"
 	grep -q '^From: .*<.*@.*>' "$cover" || echo "no From: with address"
 	for p in "${patches[@]}"; do
-		subj=$(sed -n 's/^Subject: \[PATCH [0-9]*\/[0-9]*\] //p' "$top/kernel-patches/$p")
+		subj=$(sed -n 's/^Subject: \[PATCH [0-9]*\/[0-9]*\] //p' "$top/kernel-patches/6.1/$p")
 		grep -qF "$subj" "$cover" || echo "does not list '$subj'"
 	done
 	case " ${patches[*]} " in
 	*" 0000-cover-letter.patch "*) echo "series lists the cover letter, which has no diff" ;;
 	esac
 }
-cover=$top/kernel-patches/0000-cover-letter.patch
+cover=$top/kernel-patches/6.1/0000-cover-letter.patch
 mapfile -t why < <(cover_problems "$cover")
 detail_result $(( ${#why[@]} > 0 )) "cover letter announces every patch of the series" "${why[@]}"
 # and the check itself fails on a cover letter that forgot the last patch
 sed "s|^\(Subject: \[PATCH 0/\)[0-9]*|\1$(( ${#patches[@]} - 1 ))|" "$cover" | grep -vF "$(sed -n 's/^Subject: \[PATCH [0-9]*\/[0-9]*\] //p' \
-	"$top/kernel-patches/${patches[-1]}")" > "$work/short-cover"
+	"$top/kernel-patches/6.1/${patches[-1]}")" > "$work/short-cover"
 mapfile -t why < <(cover_problems "$work/short-cover")
 result $(( ${#why[@]} >= 2 ? 0 : 1 )) "the cover check rejects a cover letter without the last patch (${#why[@]} problems)"
 
