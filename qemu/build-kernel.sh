@@ -3,26 +3,28 @@
 #
 # Build the fragview guest kernel and print the path of its bzImage on stdout.
 #
-#   qemu/build-kernel.sh [--unpatched] [--extra-config FRAGMENT]...
+#   qemu/build-kernel.sh [--kernel VER] [--unpatched] [--extra-config FRAGMENT]...
 #
-# The kernel is Debian's linux-source-6.1 plus kernel-patches/6.1/series,
-# configured as tinyconfig + qemu/kernel.config (+ extra fragments).  Builds
-# are cached in $FRAGVIEW_CACHE/kernel-<key>/, where <key> hashes everything
-# that can change the result, so a second call with the same inputs only
-# prints the cached path.  Progress and build logs go to stderr.
-# The FRAGVIEW_KEEP_BUILDS (default 8) most recently used builds are kept:
-# make check, bench and check-debug use up to seven kernels (patched and
-# unpatched, with checkers, jump labels or KASAN), and a build that
-# removes one another run is booting breaks that run.
+# The kernel is Debian's linux-source-VER plus kernel-patches/VER/series
+# (VER: a directory of kernel-patches/, default $FRAGVIEW_KERNEL, else
+# 6.1), configured as tinyconfig + qemu/kernel.config + qemu/kernel-VER.config
+# when that exists (+ extra fragments).  Builds are cached in
+# $FRAGVIEW_CACHE/kernel-<key>/, where <key> hashes everything that can
+# change the result (the base and its Debian version included), so a
+# second call with the same inputs only prints the cached path.  Progress
+# and build logs go to stderr.
+# The FRAGVIEW_KEEP_BUILDS (default 12) most recently used builds are kept:
+# make check, bench and check-debug use up to seven kernels of 6.1 (patched
+# and unpatched, with checkers, jump labels or KASAN) and make check one of
+# 6.12, and a build that removes one another run is booting breaks that run.
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 CACHE=${FRAGVIEW_CACHE:-/var/cache/fragview}
-SRC_TARBALL=/usr/src/linux-source-6.1.tar.xz
-PRISTINE=$CACHE/linux-source-6.1
-SERIES=$REPO/kernel-patches/6.1/series
 FRAGMENT=$REPO/qemu/kernel.config
-KEEP_BUILDS=${FRAGVIEW_KEEP_BUILDS:-8}
+KEEP_BUILDS=${FRAGVIEW_KEEP_BUILDS:-12}
+# shellcheck source=qemu/kernel-base.sh
+. "$REPO/qemu/kernel-base.sh"
 
 say() { echo "==> $*" >&2; }
 die() { echo "build-kernel: error: $*" >&2; exit 1; }
@@ -30,19 +32,24 @@ die() { echo "build-kernel: error: $*" >&2; exit 1; }
 	die "FRAGVIEW_KEEP_BUILDS must be a positive number, not '$KEEP_BUILDS'"
 
 usage() {
-	echo "usage: $0 [--unpatched] [--extra-config FRAGMENT]..." >&2
+	echo "usage: $0 [--kernel VER] [--unpatched] [--extra-config FRAGMENT]..." >&2
 	exit 2
 }
 
+base=${FRAGVIEW_KERNEL:-$fv_default_base}
 unpatched=0
-fragments=("$FRAGMENT")
+extra=()
 while [ $# -gt 0 ]; do
 	case $1 in
+	--kernel)
+		[ $# -ge 2 ] || usage
+		base=$2
+		shift ;;
 	--unpatched) unpatched=1 ;;
 	--extra-config)
 		[ $# -ge 2 ] || usage
 		[ -r "$2" ] || die "config fragment '$2' is not readable"
-		fragments+=("$(realpath "$2")")
+		extra+=("$(realpath "$2")")
 		shift ;;
 	-h|--help) usage ;;
 	*) echo "build-kernel: error: unknown option '$1'" >&2; usage ;;
@@ -50,14 +57,24 @@ while [ $# -gt 0 ]; do
 	shift
 done
 [ -r "$FRAGMENT" ] || die "missing $FRAGMENT"
+err=$(fv_base_check "$base") || die "$err"
+SRC_TARBALL=/usr/src/linux-source-$base.tar.xz
+PRISTINE=$CACHE/linux-source-$base
+PATCHES=kernel-patches/$base
+SERIES=$REPO/$PATCHES/series
+fragments=("$FRAGMENT")
+[ ! -r "$REPO/qemu/kernel-$base.config" ] ||
+	fragments+=("$REPO/qemu/kernel-$base.config")
+fragments+=("${extra[@]}")
 
 # The patches to apply, in order: "name [-pN]" lines, '#' comments.
 patches=()
-if [ "$unpatched" = 0 ] && [ -s "$SERIES" ]; then
+if [ "$unpatched" = 0 ]; then
+	[ -f "$SERIES" ] || die "no $PATCHES/series (--unpatched builds without it)"
 	while read -r name _; do
 		case $name in ''|'#'*) continue ;; esac
-		[ -r "$REPO/kernel-patches/6.1/$name" ] ||
-			die "kernel-patches/6.1/series lists '$name', which does not exist"
+		[ -r "$REPO/$PATCHES/$name" ] ||
+			die "$PATCHES/series lists '$name', which does not exist"
 		patches+=("$name")
 	done < "$SERIES"
 fi
@@ -66,11 +83,12 @@ flavour=$([ ${#patches[@]} -gt 0 ] && echo patched || echo unpatched)
 # Cache key: anything that can change the bzImage.
 key=$({
 	echo "flavour $flavour"
-	dpkg-query -W -f='${Package} ${Version}\n' linux-source-6.1 2>/dev/null ||
+	echo "base $base"
+	dpkg-query -W -f='${Package} ${Version}\n' "linux-source-$base" 2>/dev/null ||
 		echo "no-dpkg"
 	for p in "${patches[@]}"; do
 		echo "patch $p"
-		sha256sum < "$REPO/kernel-patches/6.1/$p"
+		sha256sum < "$REPO/$PATCHES/$p"
 	done
 	for f in "${fragments[@]}"; do
 		echo "fragment"
@@ -83,7 +101,7 @@ BZIMAGE=$OUTDIR/bzImage
 
 if [ -s "$BZIMAGE" ]; then
 	touch "$OUTDIR"
-	say "kernel cached ($flavour, key $key)"
+	say "kernel cached ($base $flavour, key $key)"
 	echo "$BZIMAGE"
 	exit 0
 fi
@@ -108,7 +126,7 @@ if [ ! -f "$PRISTINE/Makefile" ] || [ ! -f "$PRISTINE/mm/page_alloc.c" ]; then
 	mkdir -p "$CACHE/.extract"
 	tar -xJf "$SRC_TARBALL" -C "$CACHE/.extract"
 	rm -rf "$PRISTINE"
-	mv "$CACHE/.extract/linux-source-6.1" "$PRISTINE"
+	mv "$CACHE/.extract/linux-source-$base" "$PRISTINE"
 	rmdir "$CACHE/.extract"
 fi
 
@@ -121,23 +139,23 @@ SRC=$OUTDIR/src
 # survive a different $OUTDIR.
 OBJ=$SRC/build
 LOG=$OUTDIR/build.log
-say "linking source tree ($flavour, key $key)"
+say "linking source tree ($base $flavour, key $key)"
 cp -al "$PRISTINE" "$SRC"
 
 for p in "${patches[@]}"; do
 	say "applying $p"
 	# Break the hard links of every file the patch touches first, so
 	# neither patch nor anything after it can write into the pristine tree.
-	grep -E '^(\+\+\+|---) ' "$REPO/kernel-patches/6.1/$p" |
+	grep -E '^(\+\+\+|---) ' "$REPO/$PATCHES/$p" |
 		awk '{print $2}' | sed -E 's|^[ab]/||' | sort -u |
 		while read -r f; do
 			[ "$SRC/$f" -ef "$PRISTINE/$f" ] || continue
 			cp --remove-destination "$PRISTINE/$f" "$SRC/$f"
 		done
 	if ! out=$(patch -d "$SRC" -p1 --forward --batch \
-			--no-backup-if-mismatch < "$REPO/kernel-patches/6.1/$p" 2>&1); then
+			--no-backup-if-mismatch < "$REPO/$PATCHES/$p" 2>&1); then
 		echo "$out" >&2
-		die "kernel-patches/6.1/$p does not apply to linux-source-6.1"
+		die "$PATCHES/$p does not apply to linux-source-$base"
 	fi
 done
 
@@ -159,10 +177,13 @@ say "configuring: tinyconfig + ${fragments[*]##*/}"
 } > "$LOG" 2>&1 || { tail -n 30 "$LOG" >&2; die "configuration failed (see $LOG)"; }
 
 # Every option the fragments ask for must have survived olddefconfig:
-# kconfig silently drops options whose dependencies are not met.
+# kconfig silently drops options whose dependencies are not met.  A later
+# fragment overrides an earlier one, as in merge_config.sh.
 missing=$(cat "${fragments[@]}" | sed -nE \
 	-e 's/^(CONFIG_[A-Za-z0-9_]+)=(.*)$/\1=\2/p' \
 	-e 's/^# (CONFIG_[A-Za-z0-9_]+) is not set$/\1=n/p' |
+	awk -F= '!($1 in want) { order[n++] = $1 } { want[$1] = $0 }
+		END { for (i = 0; i < n; i++) print want[order[i]] }' |
 	while IFS== read -r opt want; do
 		got=$(sed -nE "s/^$opt=(.*)$/\1/p" "$OBJ/.config")
 		[ -n "$got" ] || got=n
