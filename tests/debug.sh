@@ -7,10 +7,11 @@
 # page_group_by_mobility=off), then fail on any kernel splat in the
 # console logs and kernel logs of both boots (tests/lib/tap.sh).
 #   FRAGVIEW_DEBUG_TIMEOUT=S   per boot; default 1200 s
+#   FRAGVIEW_KERNEL=VER        the base (make check-debug KERNEL=VER),
+#                              default 6.1; results in out/debug-tests-VER
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-out=${FRAGVIEW_OUT:-$top/out}/debug-tests
 # The debug guest (KASAN) ran the tests in 205 s and the grouping-off
 # scenario in 129 s (TCG, shared 2-core host): ~6x headroom, yet two hung
 # boots still fit in a CI hour
@@ -20,6 +21,10 @@ debug_append="debug_pagealloc=on"
 
 # shellcheck source=tests/lib/tap.sh
 . "$top/tests/lib/tap.sh"
+# shellcheck source=qemu/kernel-base.sh
+. "$top/qemu/kernel-base.sh"
+base=${FRAGVIEW_KERNEL:-$fv_default_base}
+out=${FRAGVIEW_OUT:-$top/out}/debug-tests$(fv_base_suffix "$base")
 
 build_guest "debug kernel" "$top/qemu/checkers.config" "$top/qemu/debug.config"
 # the checkers we rely on are really in the kernel we boot

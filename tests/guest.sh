@@ -5,13 +5,29 @@
 # it twice (grouping by mobility on, running tests/guest/*.sh; and off,
 # running the fragment scenario), fail on any kernel splat in either boot,
 # and check what the captures say on the host.
+#   tests/guest.sh [VER]   the base, kernel-patches/VER/ (default
+#                          $FRAGVIEW_KERNEL, else 6.1); results in
+#                          out/guest-tests (6.1) or out/guest-tests-VER
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-out=${FRAGVIEW_OUT:-$top/out}/guest-tests
 fragview=$top/tools/fragview/fragview
 # shellcheck source=tests/lib/tap.sh
 . "$top/tests/lib/tap.sh"
+# shellcheck source=qemu/kernel-base.sh
+. "$top/qemu/kernel-base.sh"
+base=${1:-${FRAGVIEW_KERNEL:-$fv_default_base}}
+if ! err=$(fv_base_check "$base"); then
+	result 1 "$err"
+	finish
+fi
+# a base without its series yet is a failure, never a skip
+if [ ! -f "$top/kernel-patches/$base/series" ]; then
+	result 1 "kernel-patches/$base/series exists (no series for linux-source-$base)"
+	finish
+fi
+export FRAGVIEW_KERNEL=$base
+out=${FRAGVIEW_OUT:-$top/out}/guest-tests$(fv_base_suffix "$base")
 # host_check SCRIPT ARGS...: a tests/host/ oracle prints its own ok/not ok
 # lines; one that dies (e.g. a missing capture) without any counts here
 host_check() {
@@ -36,7 +52,7 @@ scenario_boot() {
 	[ -f "$out/$name/status" ]
 }
 
-build_guest "patched kernel with checkers" "$top/qemu/checkers.config" \
+build_guest "patched $base kernel with checkers" "$top/qemu/checkers.config" \
 	"$top/qemu/selftests.config"
 checkers_built "$(dirname "$bz")/config" PROVE_LOCKING DEBUG_ATOMIC_SLEEP \
 	DEBUG_VM DEBUG_LIST
