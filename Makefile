@@ -3,9 +3,17 @@
 # fragview: see README.md.  The two commands a new user needs:
 #   make demo     boot the patched guest, record a workload, render the map
 #   make check    build everything and run every test ("N passed, N failed")
+# KERNEL=VER picks the kernel base, a directory of kernel-patches/ (default
+# 6.1), for demo, bench, experiment, check-debug and the guest targets of
+# qemu/Makefile.inc; make check tests every base.
 
 export FRAGVIEW_CACHE ?= /var/cache/fragview
 OUT ?= $(CURDIR)/out
+ifdef KERNEL
+export FRAGVIEW_KERNEL := $(KERNEL)
+endif
+# output directories of a base other than 6.1 get its name: out/demo-6.12
+KSUFFIX = $(if $(filter-out 6.1,$(FRAGVIEW_KERNEL)),-$(FRAGVIEW_KERNEL))
 
 .PHONY: all deps fragview check demo bench fuzz kernelshark experiment \
 	check-debug install clean help
@@ -35,25 +43,29 @@ check:
 	@tests/run
 
 ## demo         boot, record the default scenario, render out/demo/
+##              (KERNEL=6.12: on that base, into out/demo-6.12/)
 demo:
 	@tools/deps.sh guest
 	@$(MAKE) -s -C tools/fragview
 	@tools/demo.sh $(if $(SCENARIO),--scenario $(SCENARIO)) \
-		$(if $(MEM),--mem $(MEM)) --out $(OUT)/demo
+		$(if $(MEM),--mem $(MEM)) --out $(OUT)/demo$(KSUFFIX)
 
 ## bench        benchmarks as ratios against a peer in the same run
+##              (KERNEL=6.12: bench/results-6.12.md, bench/data-6.12/)
 bench:
 	@tools/deps.sh bench
 	@$(MAKE) -s -C tools/fragview
 	@bench/run.sh
 
 ## experiment   Gorman's 2005 high-order experiment, grouping on vs off
+##              (KERNEL=6.12: experiment/results-6.12.md, data-6.12/)
 experiment:
 	@tools/deps.sh bench
 	@$(MAKE) -s -C tools/fragview
 	@experiment/run.sh
 
 ## check-debug  the guest tests on a KASAN/debug_pagealloc kernel
+##              (KERNEL=6.12: of that base)
 check-debug:
 	@tools/deps.sh check
 	@$(MAKE) -s -C tools/fragview

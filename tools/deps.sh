@@ -5,7 +5,7 @@
 # when nothing is missing.  Each make target asks for its own group, so
 # that e.g. `make demo` on a fresh machine does not pull in Chromium:
 #   fragview     build tools/fragview (libtracecmd)
-#   guest        the guest kernel, initramfs and QEMU (make demo, scenarios)
+#   guest        the guest kernels (both bases), initramfs and QEMU (make demo)
 #   kernelshark  build the KernelShark plugin and open a capture in it
 #   bench        make bench, make experiment (their report scripts)
 #   check        every test suite of make check (all of the above and more)
@@ -15,8 +15,9 @@ set -euo pipefail
 declare -A group
 group[fragview]="build-essential pkg-config libtracecmd-dev libtraceevent-dev
 	libtracefs-dev libzstd-dev trace-cmd"
-group[guest]="${group[fragview]} linux-source-6.1 bc bison flex libelf-dev
-	libssl-dev cpio ccache qemu-system-x86 busybox-static xz-utils zstd quilt"
+group[guest]="${group[fragview]} linux-source-6.1 linux-source-6.12 bc bison flex
+	libelf-dev libssl-dev cpio ccache qemu-system-x86 busybox-static xz-utils zstd
+	quilt"
 # libkshark-plot.h includes GL/gl.h and GL/glu.h, which libkshark-dev does
 # not pull in
 group[kernelshark]="build-essential pkg-config kernelshark libkshark-dev
