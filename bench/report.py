@@ -528,13 +528,18 @@ def main():
         sections[part] = sec
         return sec.append
 
+    # the kernel base (bench/run.sh --base): its Debian source package and
+    # the directory bench/run.sh keeps the data in
+    source = os.environ.get("BENCH_KERNEL_SOURCE", "linux-source-6.1")
+    keep = os.environ.get("BENCH_KEEP", "bench/data")
     w("# fragview benchmarks")
     w("")
     w("Written by `bench/run.sh` alone, never by hand; the data it used is"
-      " in `bench/data/` (`data.tsv`, the commands, the notes and the"
+      f" in `{keep}/` (`data.tsv`, the commands, the notes and the"
       " guests' logs).")
     w("")
-    w(f"Measured {stamp} UTC by `bench/run.sh` on {machine()}.")
+    w(f"Measured {stamp} UTC by `bench/run.sh` on {machine()};"
+      f" kernel base Debian {source}.")
     w("The machine was shared with other jobs (kernel builds, other guests);"
       " host load average (1 min) at each boot is listed in its section."
       " Runs of compared flavours are interleaved so load hits all of them.")

@@ -19,7 +19,7 @@
 #      each as recorded (file version 7, zstd) and converted to version 6;
 #   3. map dump: the mobility debugfs file against a /proc/kpageflags walk
 #      at 1 GiB and 4 GiB of guest RAM;
-#   4. irqsoff (only with --only irqsoff, it builds two kernels of its own):
+#   4. irqsoff (only with --only irqsoff, on 6.1, it builds two kernels of its own):
 #      the longest IRQs-off section while reading mobility/pageblocks and
 #      writing mobility/snapshot, series v1 (64 pageblocks per zone->lock
 #      hold, kernel-patches/ at $IRQSOFF_V1, default d62354b) against the
@@ -27,10 +27,13 @@
 #      qemu/irqsoff.config, at 4 GiB and 1 GiB, plus a baseline window
 #      without map access.
 #
-#   bench/run.sh [--only overhead|size|throughput|mapdump|irqsoff]...
+#   bench/run.sh [--base VER] [--only overhead|size|throughput|mapdump|irqsoff]...
 #                [--quick] [--patched BZIMAGE] [--unpatched BZIMAGE]
-#                [--irqsoff-v1 BZIMAGE] [--irqsoff-v2 BZIMAGE]
+#                [--irqsoff-v1 BZIMAGE] [--irqsoff-v2 BZIMAGE] [--dry-run]
 #
+# --base is the kernel base, a directory of kernel-patches/ (default
+# $FRAGVIEW_KERNEL, make's KERNEL=, else 6.1); --dry-run says what would
+# be measured and written, and stops.
 # --patched/--unpatched use prebuilt kernels from the cache layout of
 # qemu/build-kernel.sh (KEY/bzImage next to KEY/src/build) instead of
 # calling it, for every part (jump labels or not: the kernel given); --irqsoff-v1/--irqsoff-v2 likewise (KEY/config next to it).
@@ -39,6 +42,8 @@
 # exact commands); raw data in $OUT/bench/ (default out/bench), and the
 # data the report used (data.tsv, commands, notes, the guests' logs of
 # the parts measured) copied into bench/data/ to be committed with it.
+# A base other than 6.1 has its own: bench/results-VER.md, bench/data-VER/
+# and $OUT/bench-VER/.
 # --only re-measures some parts and keeps the others' data (out/bench, or
 # bench/data/ when out/bench has none); sections of results.md with no
 # data at all are kept as they were, marked with their own run's date.
@@ -50,21 +55,24 @@ set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export FRAGVIEW_CACHE=${FRAGVIEW_CACHE:-/var/cache/fragview}
-OUTDIR=${OUT:-$REPO/out}/bench
 CAPDIR=$FRAGVIEW_CACHE/bench
 FRAGVIEW=$REPO/tools/fragview/fragview
-RESULTS=$REPO/bench/results.md
-KEEP=$REPO/bench/data		# committed copy of the data results.md used
-IRQSOFF_V1=${IRQSOFF_V1:-d62354b}	# kernel-patches/ of series v1
+IRQSOFF_V1=${IRQSOFF_V1:-d62354b}	# kernel-patches/ of series v1 (6.1)
+# shellcheck source=qemu/kernel-base.sh
+. "$REPO/qemu/kernel-base.sh"
 
 say() { echo "==> $*" >&2; }
 die() { echo "bench: error: $*" >&2; exit 1; }
 
 parts=()
 quick=0
+dry_run=0
+base=${FRAGVIEW_KERNEL:-$fv_default_base}
 KP= KU= KPJ= KUJ= KI1= KI2=
 while [ $# -gt 0 ]; do
 	case $1 in
+	--base) [ $# -ge 2 ] || die "--base wants a kernel base"; base=$2; shift ;;
+	--dry-run) dry_run=1 ;;
 	--only)
 		[ $# -ge 2 ] || die "--only wants overhead, size, throughput, mapdump or irqsoff"
 		case $2 in overhead|size|throughput|mapdump|irqsoff) parts+=("$2") ;;
@@ -80,7 +88,7 @@ while [ $# -gt 0 ]; do
 		[ $# -ge 2 ] && [ -s "$2" ] || die "$1 wants a bzImage"
 		if [ "$1" = --irqsoff-v1 ]; then KI1=$(realpath "$2"); else KI2=$(realpath "$2"); fi
 		shift ;;
-	-h|--help) sed -n '4,41p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '4,53p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown option '$1'" ;;
 	esac
 	shift
@@ -88,6 +96,23 @@ done
 only=("${parts[@]}")
 [ ${#parts[@]} -gt 0 ] || parts=(size overhead throughput mapdump)
 want() { [[ " ${parts[*]} " == *" $1 "* ]]; }
+err=$(fv_base_check "$base") || die "$err"
+export FRAGVIEW_KERNEL=$base
+sfx=$(fv_base_suffix "$base")
+OUTDIR=${OUT:-$REPO/out}/bench$sfx
+RESULTS=$REPO/bench/results$sfx.md
+KEEP=$REPO/bench/data$sfx	# committed copy of the data results.md used
+PATCHES=kernel-patches/$base
+series=$REPO/$PATCHES/series
+# series v1 and v2 of the irqsoff part are both 6.1's
+! want irqsoff || [ "$base" = 6.1 ] ||
+	die "--only irqsoff compares 6.1's series v1 and v2: not on base $base"
+if [ $dry_run = 1 ]; then
+	echo "base $base: $([ -f "$series" ] && echo "$PATCHES/series" || echo "no $PATCHES/series (unpatched parts only)")"
+	echo "parts: ${parts[*]}$([ $quick = 0 ] || echo ' (--quick)')"
+	echo "writes: ${RESULTS#"$REPO"/}, ${KEEP#"$REPO"/}/, $OUTDIR/"
+	exit 0
+fi
 
 # Sizes of the runs; --quick is for trying the script, not for results.
 BOOT_PAIRS=6		# U P U P ...
@@ -182,7 +207,6 @@ if [ -z "$KU" ] && want mapdump && [ -z "$KP" ]; then
 	record_cmd "qemu/build-kernel.sh --unpatched"
 	KU=$("$REPO/qemu/build-kernel.sh" --unpatched) || die "unpatched kernel build failed"
 fi
-series=$REPO/kernel-patches/6.1/series
 if [ -n "$KP" ]; then
 	note "patched kernel given: $KP"
 elif [ -s "$series" ] && grep -qv '^[[:space:]]*\(#\|$\)' "$series"; then
@@ -192,7 +216,7 @@ elif [ -s "$series" ] && grep -qv '^[[:space:]]*\(#\|$\)' "$series"; then
 		KP=
 	fi
 else
-	note "NOT MEASURED (patched parts): kernel-patches/6.1/series is missing or empty, no patched kernel to compare"
+	note "NOT MEASURED (patched parts): $PATCHES/series is missing or empty, no patched kernel to compare"
 fi
 fi
 # size and overhead: the same two kernels with jump labels
@@ -472,8 +496,10 @@ irqsoff_kernel() {
 		record_cmd "git archive $IRQSOFF_V1 kernel-patches qemu/build-kernel.sh qemu/kernel.config | tar -x -C TREE    # irqsoff v1"
 	else
 		cp -r "$REPO/kernel-patches" "$tree/"
-		for f in build-kernel.sh kernel.config; do cp "$REPO/qemu/$f" "$tree/qemu/"; done
-		record_cmd "cp -r kernel-patches qemu/build-kernel.sh qemu/kernel.config TREE    # irqsoff v2"
+		for f in build-kernel.sh kernel-base.sh kernel.config kernel-6.1.config; do
+			[ ! -f "$REPO/qemu/$f" ] || cp "$REPO/qemu/$f" "$tree/qemu/"
+		done
+		record_cmd "cp -r kernel-patches qemu/build-kernel.sh qemu/kernel-base.sh qemu/kernel.config [qemu/kernel-6.1.config] TREE    # irqsoff v2"
 	fi
 	sed -i '/^CONFIG_ENABLE_DEFAULT_TRACERS=y$/d' "$tree/qemu/kernel.config"
 	record_cmd "sed -i '/^CONFIG_ENABLE_DEFAULT_TRACERS=y\$/d' TREE/qemu/kernel.config; TREE/qemu/build-kernel.sh --extra-config qemu/irqsoff.config    # $1"
@@ -498,17 +524,16 @@ irqsoff_meta() {
 }
 
 if want irqsoff; then
-	say "irqsoff: kernels (series v1 = kernel-patches/ at $IRQSOFF_V1, v2 = the working tree) + qemu/irqsoff.config"
+	say "irqsoff: kernels (series v1 = kernel-patches/ at $IRQSOFF_V1, v2 = the working tree's $PATCHES/) + qemu/irqsoff.config"
 	v1c=$(git -C "$REPO" rev-parse --short "$IRQSOFF_V1") || die "no commit $IRQSOFF_V1"
 	# the last commit that changed the series or a patch in it
-	v2c=$(git -C "$REPO" log -1 --format=%h -- kernel-patches/6.1/series \
-		$(sed -n 's|^\([^#[:space:]][^[:space:]]*\).*|kernel-patches/6.1/\1|p' \
-			"$REPO/kernel-patches/6.1/series"))
-	if [ -n "$(git -C "$REPO" status --porcelain -- kernel-patches/6.1)" ]; then
+	v2c=$(git -C "$REPO" log -1 --format=%h -- "$PATCHES/series" \
+		$(sed -n "s|^\\([^#[:space:]][^[:space:]]*\\).*|$PATCHES/\\1|p" "$series"))
+	if [ -n "$(git -C "$REPO" status --porcelain -- "$PATCHES")" ]; then
 		v2c="$v2c+uncommitted changes"
-		note "irqsoff: kernel-patches/6.1/ has uncommitted changes: v2 is the working tree, not $v2c"
+		note "irqsoff: $PATCHES/ has uncommitted changes: v2 is the working tree, not $v2c"
 	fi
-	s1="kernel-patches/ at $v1c (series v1)" s2="kernel-patches/6.1/ at $v2c (series v2)"
+	s1="kernel-patches/ at $v1c (series v1)" s2="$PATCHES/ at $v2c (series v2)"
 	if [ -n "$KI1" ]; then
 		s1="given with --irqsoff-v1, not built here (meant to be $s1)"
 		note "irqsoff: series v1 kernel given: $KI1"
@@ -567,7 +592,10 @@ if want irqsoff; then
 fi
 
 say "report"
-BENCH_MEASURED="${parts[*]}" python3 "$REPO/bench/report.py" "$DATA" "$CMDS" "$NOTES" "$RESULTS"
+BENCH_MEASURED="${parts[*]}" BENCH_KEEP=${KEEP#"$REPO"/} \
+BENCH_KERNEL_SOURCE=$(dpkg-query -W -f='${Package} ${Version}' "linux-source-$base" 2>/dev/null ||
+	echo "linux-source-$base") \
+	python3 "$REPO/bench/report.py" "$DATA" "$CMDS" "$NOTES" "$RESULTS"
 
 # --- the data results.md was made from, committed beside it --------------
 # data.tsv, commands and notes as the report read them; per part measured
@@ -613,4 +641,4 @@ for p in "${parts[@]}"; do
 	fi
 	rmdir "$KEEP/$p" 2>/dev/null || true
 done
-say "data the report used: $KEEP/ (commit it with bench/results.md)"
+say "data the report used: $KEEP/ (commit it with ${RESULTS#"$REPO"/})"
