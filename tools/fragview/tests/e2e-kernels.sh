@@ -8,7 +8,8 @@
 # capture must replay exactly, with every merge flip and damon migration
 # counted under its name; one whose merge prints as a name no kernel
 # documents (v612unknown) must replay exactly too, that reason counted
-# as "unknown".  Sourced by tests/e2e.sh in its scratch directory (uses
+# as "unknown"; a real 6.12 capture counts its merge flips by name.
+# Sourced by tests/e2e.sh in its scratch directory (uses
 # its $fv, $here, $fixtures, mk, fact, jget, ok, nok).
 
 # by FILE TABLE KEY: "name=count ..." of a stats json table summed by KEY
@@ -105,5 +106,18 @@ e2e_kernels() {
 			[ "$(jget c.s.json "d['migrations']['ok'] + d['migrations']['failed']")" -gt 0 ] &&
 			ok "kernels: 6.1 capture v2-compact.dat: every reason and mode by name ($all)" ||
 			nok "kernels: 6.1 capture" "$all" "$(cat err.txt)"
+	fi
+
+	# ---- a real 6.12 capture (tests/fixtures/make-fixtures.sh --v612):
+	# its merge flips, as trace-cmd reports them, counted under that name
+	if [ -e "$fixtures/v612-fragment.dat" ]; then
+		"$fv" stats "$fixtures/v612-fragment.dat" --format json -o r.s.json 2>err.txt
+		flips=$(by r.s.json flips reason)
+		merge=$(trace-cmd report -i "$fixtures/v612-fragment.dat" 2>/dev/null |
+			grep -c 'pageblock_flip:.* reason=merge ')
+		all="$flips $(by r.s.json migrations reason) $(by r.s.json migrations mode)"
+		[ "$merge" -gt 0 ] && has "$flips" "merge=$merge" && lacks "$all" unknown &&
+			ok "kernels: 6.12 capture v612-fragment.dat: $merge merge flips by name, no unknown name ($all)" ||
+			nok "kernels: 6.12 capture" "trace-cmd report: $merge merge flips" "$all" "$(cat err.txt)"
 	fi
 }
