@@ -28,6 +28,17 @@ if [ ! -f "$top/kernel-patches/$base/series" ]; then
 fi
 export FRAGVIEW_KERNEL=$base
 out=${FRAGVIEW_OUT:-$top/out}/guest-tests$(fv_base_suffix "$base")
+# What the oracles expect of the base (tracepoints/README.md, "Per-kernel
+# differences"): the names its formats print (check-abi.sh --kernel); the
+# migratetype kmem:mm_page_pcpu_drain prints, the pcp list's on 6.1, the
+# block's at drain time since 6.10 (drain.py --per-page-type); the caller
+# of free page reporting's flips, since 6.10 the helper
+# __move_freepages_block() where the compiler keeps it (flip_rule.py).
+case $base in
+6.1)	drain_type=free isolate_free_caller=__isolate_free_page ;;
+*)	drain_type=drain
+	isolate_free_caller='__move_freepages_block|__isolate_free_page' ;;
+esac
 # host_check SCRIPT ARGS...: a tests/host/ oracle prints its own ok/not ok
 # lines; one that dies (e.g. a missing capture) without any counts here
 host_check() {
@@ -117,7 +128,7 @@ fi
 if scenario_boot cma cma 8G 900 cma 'hugetlb_cma=1:2G fv.per_page_drain=1'; then
 	host_check cma.py "$out/cma/cma"
 	host_check replay.py "$out/cma/cma" --reasons isolate,unisolate
-	host_check drain.py "$out/cma/cma" --reasons all
+	host_check drain.py "$out/cma/cma" --reasons all --per-page-type "$drain_type"
 fi
 
 # High-order atomic reserves: node 0 held below its low watermark,
@@ -138,7 +149,7 @@ fi
 if scenario_boot reporting reporting 1G 600 reporting; then
 	r=$out/reporting/reporting
 	host_check flip_rule.py "$r" --reason isolate_free --from Unmovable,Reclaimable \
-		--to Movable --caller __isolate_free_page
+		--to Movable --caller "$isolate_free_caller"
 	host_check replay.py "$r" --reasons isolate_free
 	host_check steal_flip.py "$r"
 	"$fragview" check "$r/trace.dat" > "$r/fragview-check.txt" 2>&1
@@ -148,12 +159,12 @@ fi
 # host-side checks of the captures, of a boot that brought them back
 g=$out/on
 [ -f "$g/status" ] || { echo "# no results of the tests boot to check"; finish; }
-"$top/tracepoints/check-abi.sh" "$g/01-formats"
-result $? "event formats match tracepoints/ ABI"
+"$top/tracepoints/check-abi.sh" --kernel "$base" "$g/01-formats"
+result $? "event formats match tracepoints/ ABI of $base"
 for s in 10-fragment 30-compact; do
 	host_check replay.py "$g/$s"
 	host_check steal_flip.py "$g/$s"
-	host_check drain.py "$g/$s"
+	host_check drain.py "$g/$s" --per-page-type "$drain_type"
 done
 host_check census.py "$g/11-census"
 # the known culprit: fv-polluter's pipe buffers top the steals, with
@@ -162,8 +173,8 @@ host_check blame.py "$g/60-polluter" --min-steals 20 --fragview "$fragview"
 host_check steal_flip.py "$g/60-polluter"
 host_check movepages.py "$g/20-migrate"
 host_check movepages.py "$g/21-hugemigrate" --order 9
-host_check drain.py "$g/50-drain" --reasons cpu_dead,all
-host_check drain.py "$g/40-offline" --reasons all
+host_check drain.py "$g/50-drain" --reasons cpu_dead,all --per-page-type "$drain_type"
+host_check drain.py "$g/40-offline" --reasons all --per-page-type "$drain_type"
 host_check replay.py "$g/50-drain"
 host_check offline.py "$g/40-offline"
 host_check replay.py "$g/40-offline" --reasons isolate,unisolate,offline,online --min-flips 128
