@@ -24,6 +24,10 @@ debug_append="debug_pagealloc=on"
 # shellcheck source=qemu/kernel-base.sh
 . "$top/qemu/kernel-base.sh"
 base=${FRAGVIEW_KERNEL:-$fv_default_base}
+if ! err=$(fv_base_check "$base"); then
+	result 1 "$err"
+	finish
+fi
 out=${FRAGVIEW_OUT:-$top/out}/debug-tests$(fv_base_suffix "$base")
 
 build_guest "debug kernel" "$top/qemu/checkers.config" "$top/qemu/debug.config"
