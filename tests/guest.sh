@@ -180,9 +180,13 @@ host_check offline.py "$g/40-offline"
 host_check replay.py "$g/40-offline" --reasons isolate,unisolate,offline,online --min-flips 128
 host_check replay.py "$g/41-hotplug-zones" --reasons offline,online,unisolate
 host_check zone_layout.py "$g/41-hotplug-zones/start.pageblocks" "$g/41-hotplug-zones/end.pageblocks"
+# Every drain reason the scenarios make for sure must occur.  Not "local":
+# only compaction of order > 0 that migrated pages and moved on drains
+# locally (lru_add_drain_cpu_zone()), and whether kcompactd does so during
+# these scenarios is timing: one 6.1 tests boot of eleven had none.
 host_check events.py "$g/10-fragment" "$g/11-census" "$g/20-migrate" "$g/21-hugemigrate" "$g/30-compact" \
 	"$g/40-offline" "$g/41-hotplug-zones" "$g/50-drain" \
-	--drain-reasons free_high,vmstat,local,all,cpu_dead --flip-reasons steal,isolate,unisolate,online,offline
+	--drain-reasons free_high,vmstat,all,cpu_dead --flip-reasons steal,isolate,unisolate,online,offline
 for s in 10-fragment 11-census 20-migrate 21-hugemigrate 30-compact 40-offline 41-hotplug-zones 50-drain \
 	60-polluter; do
 	"$fragview" check "$g/$s/trace.dat" > "$g/$s/fragview-check.txt" 2>&1
