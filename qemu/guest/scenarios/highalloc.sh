@@ -7,7 +7,7 @@ want=128
 fv_small_reserves
 fv_record_start
 rm -f /tmp/fragmenter.ready
-fragmenter -r 1 -H -R /tmp/fragmenter.ready > "$OUT/fragmenter.out" 2>&1 &
+fragmenter -r 1 -s "$(fv_spare 16)" -H -R /tmp/fragmenter.ready > "$OUT/fragmenter.out" 2>&1 &
 holder=$!
 if fv_wait_file /tmp/fragmenter.ready $holder; then
 	loaded=$(highalloc -n $want) || fv_fail "highalloc under load"

@@ -9,6 +9,6 @@
 FV_PER_PAGE_DRAIN=1
 fv_small_reserves
 fv_record_start -b 8
-fv_run fragmenter.out fragmenter -r 2
+fv_run fragmenter.out fragmenter -r 2 -s "$(fv_spare 16)"
 fv_record_stop
 exit $FV_STATUS

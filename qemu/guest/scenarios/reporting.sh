@@ -18,7 +18,7 @@ fi
 echo "fragview: page_reporting_order $(cat $order)"
 fv_small_reserves
 fv_record_start
-fv_run fragmenter.out fragmenter -r 2
+fv_run fragmenter.out fragmenter -r 2 -s "$(fv_spare 16)"
 # the worker runs 2 s after the last notification, then every 2 s while
 # it finds pages to report
 sleep 8
