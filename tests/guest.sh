@@ -35,9 +35,15 @@ out=${FRAGVIEW_OUT:-$top/out}/guest-tests$(fv_base_suffix "$base")
 # of free page reporting's flips, since 6.10 the helper
 # __move_freepages_block() where the compiler keeps it (flip_rule.py).
 case $base in
-6.1)	drain_type=free isolate_free_caller=__isolate_free_page ;;
+6.1)	drain_type=free isolate_free_caller=__isolate_free_page compact_min=1 ;;
 *)	drain_type=drain
-	isolate_free_caller='__move_freepages_block|__isolate_free_page' ;;
+	isolate_free_caller='__move_freepages_block|__isolate_free_page'
+	# The compact scenario's fragmenter only sets compaction up; on
+	# 6.12 whether its allocations fall back at all is timing (8105
+	# steals in one boot, none in another on a loaded host).  Its
+	# capture is still checked, without a minimum: the fragment and
+	# polluter captures must steal and flip.
+	compact_min=0 ;;
 esac
 # host_check SCRIPT ARGS...: a tests/host/ oracle prints its own ok/not ok
 # lines; one that dies (e.g. a missing capture) without any counts here
@@ -161,9 +167,11 @@ g=$out/on
 [ -f "$g/status" ] || { echo "# no results of the tests boot to check"; finish; }
 "$top/tracepoints/check-abi.sh" --kernel "$base" "$g/01-formats"
 result $? "event formats match tracepoints/ ABI of $base"
+host_check replay.py "$g/10-fragment"
+host_check steal_flip.py "$g/10-fragment"
+host_check replay.py "$g/30-compact" --min-flips "$compact_min"
+host_check steal_flip.py "$g/30-compact" --min-steals "$compact_min" --min-claimed "$compact_min"
 for s in 10-fragment 30-compact; do
-	host_check replay.py "$g/$s"
-	host_check steal_flip.py "$g/$s"
 	host_check drain.py "$g/$s" --per-page-type "$drain_type"
 done
 host_check census.py "$g/11-census"
