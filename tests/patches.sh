@@ -114,6 +114,21 @@ check_base() {
 
 bases=$(fv_bases | paste -sd' ')
 result "$([ -n "$bases" ] && echo 0 || echo 1)" "kernel-patches/ has bases ($bases)"
+
+# kernel-patches/series, quilt's series of the default base, lists that
+# base's series in order, as BASE/NAME
+# series_names FILE [PREFIX]: its patch names, comments dropped, PREFIX added
+series_names() {
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' -e "s|^[[:space:]]*|${2:-}|" \
+		-e 's/[[:space:]].*//' "$1"
+}
+want=$(series_names "$top/kernel-patches/$fv_default_base/series" "$fv_default_base/")
+got=$(series_names "$top/kernel-patches/series")
+result "$([ -n "$want" ] && [ "$got" = "$want" ] && echo 0 || echo 1)" \
+	"kernel-patches/series is kernel-patches/$fv_default_base/series ($(wc -l <<<"$got") patches)"
+short=$(head -n -1 <<<"$want")
+result "$([ "$short" != "$want" ] && [ "$got" != "$short" ] && echo 0 || echo 1)" \
+	"the series check rejects a list without the last patch"
 for b in $bases; do
 	check_base "$b"
 done
