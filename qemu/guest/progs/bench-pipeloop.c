@@ -12,6 +12,15 @@
  * those are order-2 and order-3 pages.  The 16 data pages are order-0.
  * Everything is freed again on close.  Anonymous faults (faultloop) only
  * exercise order 0, hence this second loop.
+ *
+ * With -0 the pipe keeps its default ring (16 buffers, a slab object):
+ * only the 16 order-0 data pages come from the page allocator.  With -k
+ * the pipes stay open until the clock has stopped, so no page of the loop
+ * is freed (and reused) inside it.  -0 -k is the stealloop of
+ * bench-overhead, where every unmovable page has to be found in the holes
+ * of Movable pageblocks: reused pages would come from the per-cpu list
+ * instead, and an order-2/3 ring would send each iteration into direct
+ * compaction.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -19,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -39,10 +49,17 @@ int main(int argc, char **argv)
 	static char buf[DATA_PAGES * PAGE_SIZE];
 	unsigned long iterations = 2000, i;
 	long long start, elapsed;
+	int opt, resize = 1, keep = 0, *fds_kept = NULL;
 	char *end;
-	int opt;
 
-	while ((opt = getopt(argc, argv, "n:")) != -1) {
+	while ((opt = getopt(argc, argv, "0kn:")) != -1) {
+		if (opt == '0' || opt == 'k') {
+			if (opt == '0')
+				resize = 0;
+			else
+				keep = 1;
+			continue;
+		}
 		if (opt != 'n')
 			goto usage;
 		errno = 0;
@@ -53,6 +70,16 @@ int main(int argc, char **argv)
 	if (optind != argc)
 		goto usage;
 	memset(buf, 0x5a, sizeof(buf));
+	if (keep) {
+		struct rlimit rl = { 2 * iterations + 64, 2 * iterations + 64 };
+
+		fds_kept = calloc(2 * iterations, sizeof(*fds_kept));
+		if (!fds_kept || setrlimit(RLIMIT_NOFILE, &rl)) {
+			fprintf(stderr, "bench-pipeloop: -k: %s\n",
+				strerror(errno));
+			return 1;
+		}
+	}
 
 	start = now_ns();
 	for (i = 0; i < iterations; i++) {
@@ -63,7 +90,8 @@ int main(int argc, char **argv)
 				strerror(errno));
 			return 1;
 		}
-		if (fcntl(fds[1], F_SETPIPE_SZ, ring_bytes[i % 2]) < 0) {
+		if (resize &&
+		    fcntl(fds[1], F_SETPIPE_SZ, ring_bytes[i % 2]) < 0) {
 			fprintf(stderr, "bench-pipeloop: F_SETPIPE_SZ: %s\n",
 				strerror(errno));
 			return 1;
@@ -72,14 +100,21 @@ int main(int argc, char **argv)
 			fprintf(stderr, "bench-pipeloop: short pipe write\n");
 			return 1;
 		}
-		close(fds[0]);
-		close(fds[1]);
+		if (keep) {
+			fds_kept[2 * i] = fds[0];
+			fds_kept[2 * i + 1] = fds[1];
+		} else {
+			close(fds[0]);
+			close(fds[1]);
+		}
 	}
 	elapsed = now_ns() - start;
+	for (i = 0; keep && i < 2 * iterations; i++)
+		close(fds_kept[i]);
 	printf("bench-pipeloop iterations %lu elapsed_ns %lld ns_per_iteration %lld\n",
 	       iterations, elapsed, elapsed / (long long)iterations);
 	return 0;
 usage:
-	fprintf(stderr, "usage: %s [-n iterations]\n", argv[0]);
+	fprintf(stderr, "usage: %s [-0] [-k] [-n iterations]\n", argv[0]);
 	return 2;
 }

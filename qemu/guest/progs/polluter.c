@@ -14,6 +14,11 @@
  *    blocks: pageblock_steal events, from pipe_write(), by fv-polluter.
  * 3. Both free everything and exit.
  * Prints "holder_mib H holes_mib F" and "polluter pipes P kib K".
+ * With -H FILE there is no polluter child: the holder itself fills the
+ * -p pipes (they take up what free memory is left outside the holes),
+ * creates FILE and keeps everything until SIGTERM/SIGINT, so that a
+ * benchmark can run its own unmovable allocations against the holes
+ * (bench-overhead's stealloop).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -27,21 +32,20 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "hold.h"
 #include "meminfo.h"
 #include "parse_num.h"
 
-/* the child: pipes full of data, kept open until the parent says */
-static int pollute(unsigned int pipes, unsigned long kib, int go_fd)
+/* @pipes pipes of @kib KiB each, full of data and left open: how many */
+static unsigned int fill_pipes(unsigned int pipes, unsigned long kib)
 {
 	size_t len = kib * 1024;
 	char *buf = malloc(len);
 	unsigned int made = 0;
 	struct rlimit rl = { 2UL * pipes + 64, 2UL * pipes + 64 };
-	char c;
 
-	prctl(PR_SET_NAME, "fv-polluter");
 	if (!buf)
-		return 1;
+		return 0;
 	memset(buf, 0x5a, len);
 	setrlimit(RLIMIT_NOFILE, &rl);
 	for (; made < pipes; made++) {
@@ -60,6 +64,18 @@ static int pollute(unsigned int pipes, unsigned long kib, int go_fd)
 			break;
 		}
 	}
+	free(buf);
+	return made;
+}
+
+/* the child: pipes full of data, kept open until the parent says */
+static int pollute(unsigned int pipes, unsigned long kib, int go_fd)
+{
+	unsigned int made;
+	char c;
+
+	prctl(PR_SET_NAME, "fv-polluter");
+	made = fill_pipes(pipes, kib);
 	printf("polluter pipes %u kib %lu\n", made, made * kib);
 	fflush(stdout);
 	/* hold the pipes until the parent closes its end */
@@ -72,26 +88,29 @@ int main(int argc, char **argv)
 {
 	unsigned long spare = 16, chunk_kib = 16, kib = 256, holder, low;
 	unsigned int interleave = 4, pipes = 256;
+	const char *ready = NULL;
 	int opt, go[2], status;
 	size_t len, chunk;
 	char *anon;
 	pid_t pid;
 
-	while ((opt = getopt(argc, argv, "s:c:i:p:k:")) != -1) {
+	while ((opt = getopt(argc, argv, "s:c:i:p:k:H:")) != -1) {
 		switch (opt) {
 		case 's': spare = parse_num(optarg, "polluter"); break;
 		case 'c': chunk_kib = parse_num(optarg, "polluter"); break;
 		case 'i': interleave = parse_num(optarg, "polluter"); break;
 		case 'p': pipes = parse_num(optarg, "polluter"); break;
 		case 'k': kib = parse_num(optarg, "polluter"); break;
+		case 'H': ready = optarg; break;
 		default:
 			fprintf(stderr,
-				"usage: %s [-s spare_MiB] [-c chunk_KiB] [-i N] [-p pipes] [-k KiB]\n"
+				"usage: %s [-s spare_MiB] [-c chunk_KiB] [-i N] [-p pipes] [-k KiB] [-H FILE]\n"
 				"  -s  MiB left free above the low watermarks,\n"
 				"      besides the holes (default 16)\n"
 				"  -c  chunk freed for a hole (default 16)\n"
 				"  -i  one chunk in every N is freed (default 4)\n"
-				"  -p  pipes (default 256), -k KiB in each (default 256)\n",
+				"  -p  pipes (default 256), -k KiB in each (default 256)\n"
+				"  -H  no child: fill the pipes, create FILE, hold until SIGTERM\n",
 				argv[0]);
 			return 2;
 		}
@@ -99,6 +118,7 @@ int main(int argc, char **argv)
 	if (!chunk_kib || chunk_kib % 4 || interleave < 2 || !kib || kib % 4)
 		return 2;
 	prctl(PR_SET_NAME, "fv-holder");
+	hold_prepare();
 	holder = meminfo_kib("MemFree") / 1024;
 	low = low_watermarks_mib();
 	holder = holder > low + spare + 16 ? holder - low - spare : 16;
@@ -119,6 +139,15 @@ int main(int argc, char **argv)
 	printf("holder_mib %lu holes_mib %lu\n", holder,
 	       holder / interleave);
 	fflush(stdout);
+	if (ready) {
+		unsigned int made = fill_pipes(pipes, kib);
+
+		printf("held pipes %u kib %lu\n", made, made * kib);
+		fflush(stdout);
+		status = hold_until_signal("polluter", ready);
+		munmap(anon, len);
+		return status ? 1 : 0;
+	}
 
 	if (pipe(go)) {
 		perror("polluter: pipe");
