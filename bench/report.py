@@ -77,12 +77,33 @@ def ratio_row(w, wl, what, num, den, rs, runs, tolerance):
       f" {max(rs):.4f} | {rmin:.4f} | {runs} | {target} | {ok} |")
 
 
-def overhead_table(rows, part, title, w):
-    ov = collections.defaultdict(list)  # (workload, flavour-mode) -> [(boot, rep, ns, events)]
+# the overhead workloads, what each runs and where it is measured
+WORKLOADS = (
+    ("faultloop", "on", "patched, events on / events off"),
+    ("pipeloop", "on", "patched, events on / events off"),
+    ("migrateloop", "on", "patched, events on / events off"),
+    ("migrateloop-kmem", "peer", "patched, mainline `kmem:mm_page_alloc` alone on / off"),
+    ("drainloop", "on", "patched, events on / events off"),
+    ("stealloop", "on", "patched, events on / events off"),
+)
+
+
+def overhead_runs(rows, part):
+    """(workload, flavour-mode) -> [(boot, rep, ns, events, ops, {name: n})]"""
+    ov = collections.defaultdict(list)
     for r in rows:
-        if r[0] == part:
-            ov[(r[1], r[2])].append((int(r[3]), int(r[4]), int(r[5]),
-                                     int(r[6]) if len(r) > 6 and r[6] else None))
+        if r[0] != part:
+            continue
+        ev = int(r[6]) if len(r) > 6 and r[6] else None
+        ops = int(r[7]) if len(r) > 7 and r[7] else None
+        names = dict((kv.split("=")[0], int(kv.split("=")[1]))
+                     for kv in r[8].split(",") if "=" in kv) if len(r) > 8 else {}
+        ov[(r[1], r[2])].append((int(r[3]), int(r[4]), int(r[5]), ev, ops, names))
+    return ov
+
+
+def overhead_table(rows, part, title, w):
+    ov = overhead_runs(rows, part)
     w(f"### {title}")
     w("")
     if not ov:
@@ -91,30 +112,64 @@ def overhead_table(rows, part, title, w):
         return
     w("| workload | comparison | median ratio | min | max | ratio of minima | runs | target | verdict |")
     w("|---|---|---:|---:|---:|---:|---:|---|---|")
-    for wl in ("faultloop", "pipeloop", "migrateloop"):
+    for wl, mode, what in WORKLOADS:
         u = ov.get((wl, "unpatched-off"), [])
         off = ov.get((wl, "patched-off"), [])
-        on = ov.get((wl, "patched-on"), [])
-        per_boot = []
-        for b in sorted({x[0] for x in off}):
-            ub = [x[2] for x in u if x[0] == b]
-            pb = [x[2] for x in off if x[0] == b]
-            if ub and pb:
-                per_boot.append(med(pb) / med(ub))
-        ratio_row(w, wl, "patched, events off / unpatched", off, u, per_boot,
-                  f"{len(off)} vs {len(u)}", 0.01)
+        on = ov.get((wl, f"patched-{mode}"), [])
+        if not (u or off or on):
+            continue
+        if mode == "on":
+            per_boot = []
+            for b in sorted({x[0] for x in off}):
+                ub = [x[2] for x in u if x[0] == b]
+                pb = [x[2] for x in off if x[0] == b]
+                if ub and pb:
+                    per_boot.append(med(pb) / med(ub))
+            ratio_row(w, wl, "patched, events off / unpatched", off, u,
+                      per_boot, f"{len(off)} vs {len(u)}", 0.01)
         pairs = {(x[0], x[1]): x[2] for x in off}
         rs = [x[2] / pairs[(x[0], x[1])] for x in on if (x[0], x[1]) in pairs]
-        ratio_row(w, wl, "patched, events on / events off", on, off, rs,
-                  f"{len(on)} pairs", 0.05)
+        ratio_row(w, wl, what, on, off, rs, f"{len(on)} pairs", 0.05)
     w("")
-    w("Medians for scale (ns): " + "; ".join(
+    w("Medians for scale (ns per op): " + "; ".join(
         f"{wl} {k}: {med([x[2] for x in v]):.0f}"
         for (wl, k), v in sorted(ov.items())) + ".")
-    evs = [x[3] for x in ov.get(("faultloop", "patched-on"), []) if x[3] is not None]
-    if evs:
-        w(f"Mobility events written per events-on run (all workloads):"
-          f" median {med(evs):.0f}, min {min(evs)}, max {max(evs)}.")
+    w("")
+    events_table(ov, part, w)
+
+
+def events_table(ov, part, w):
+    """what the events-on runs wrote: events per op, by name, and (on the
+    instruction clock) what one event cost: the added ns per op over the
+    events per op"""
+    w("Events written per op in the events-on runs (medians; by name as"
+      " read back from the ring after each run)"
+      + (", and the guest instructions each event added: (on - off) per op"
+         " / events per op" if part == "icount" else "") + ":")
+    w("")
+    w("| workload | ops per run | events per run | events per op | by name (per run) |"
+      + (" instructions per event |" if part == "icount" else ""))
+    w("|---|---:|---:|---:|---|" + ("---:|" if part == "icount" else ""))
+    for wl, mode, _ in WORKLOADS:
+        on = [x for x in ov.get((wl, f"patched-{mode}"), []) if x[3] is not None]
+        off = ov.get((wl, "patched-off"), [])
+        if not on:
+            continue
+        ops = med([x[4] for x in on if x[4]]) if any(x[4] for x in on) else None
+        ev = med([x[3] for x in on])
+        names = sorted({n for x in on for n in x[5]})
+        by = ", ".join(f"`{n}` {med([x[5].get(n, 0) for x in on]):g}" for n in names) or "none"
+        per_op = ev / ops if ops else None
+        cells = (f"| {wl} | {ops:g} | {ev:g} | {per_op:.4f} | {by} |" if ops
+                 else f"| {wl} | ? | {ev:g} | ? | {by} |")
+        if part == "icount":
+            # a handful of events per run is lost in the loop's own noise
+            if per_op and per_op >= 0.1 and off:
+                d = med([x[2] for x in on]) - med([x[2] for x in off])
+                cells += f" {d / per_op:.0f} |"
+            else:
+                cells += " - (too few events) |"
+        w(cells)
     w("")
 
 
@@ -540,6 +595,9 @@ def main():
     w("")
     w(f"Measured {stamp} UTC by `bench/run.sh` on {machine()};"
       f" kernel base Debian {source}.")
+    prov = os.environ.get("BENCH_PROVENANCE")
+    if prov:
+        w(f"Source measured: {prov}.")
     w("The machine was shared with other jobs (kernel builds, other guests);"
       " host load average (1 min) at each boot is listed in its section."
       " Runs of compared flavours are interleaved so load hits all of them.")
@@ -571,21 +629,32 @@ def main():
     # --- overhead
     loads = [(r[2], r[3], r[4]) for r in rows if r[0] == "load"]
     w = section("overhead")
-    w("`faultloop -s 65536 -n 1` (16384 order-0 anonymous faults; 64 MiB is"
-      " more than a per-cpu list holds, so the frees trim it: `pcp_drain`;"
-      " ns per fault), `bench-pipeloop -n 800` (order-0 data pages +"
-      " order-2/3 pipe rings, ns per iteration) and `bench-migrateloop -n"
-      " 256 -i 10` (move_pages(2) of 256 pages node 0 -> 1 -> 0, ten"
-      " times: one `migrate_folio` event per page moved, the event-heavy"
-      " case; ns per page moved; the guests have 2 NUMA nodes, one vCPU)."
+    w("Workloads (`qemu/guest/scenarios/bench-overhead.sh`; ns per op):"
+      " **faultloop** `faultloop -s 65536 -n 1` (16384 order-0 anonymous"
+      " faults, op = fault); **pipeloop** `bench-pipeloop -n 800` (order-0"
+      " data pages + order-2/3 pipe rings, op = iteration); **migrateloop**"
+      " `bench-migrateloop -n 256 -i 10` (move_pages(2) of 256 pages node 0"
+      " -> 1 -> 0, ten times, op = page moved: one `migrate_folio` per op);"
+      " **migrateloop-kmem** the same loop with mainline's per-page"
+      " `kmem:mm_page_alloc` alone on instead of the mobility events: what"
+      " any per-page event costs there, the peer of `migrate_folio`;"
+      " **drainloop** `faultloop -s 16384 -n 4` with every per-cpu list's"
+      " high mark at its floor (`vm.percpu_pagelist_high_fraction`), so"
+      " that the frees trim the lists every few batches: `pcp_drain`;"
+      " **stealloop** `bench-pipeloop -0 -k -n 200` (200 pipes of 16"
+      " order-0 unmovable pages, kept open until the clock stops, op ="
+      " pipe) while `polluter -H` holds all free memory as holes in Movable"
+      " pageblocks, so the pages are found by fallbacks: `pageblock_steal`."
+      " The guests have 2 NUMA nodes, one vCPU."
       " Both kernels are built with `CONFIG_JUMP_LABEL=y`"
       " (qemu/jump-label.config), as distribution kernels are: a disabled"
       " tracepoint is a 5-byte nop, enabling it patches the text."
       " Unpatched and patched"
       " kernels booted alternately; inside each patched boot the events are"
       " switched off/on alternately run by run (tracefs only:"
-      " `events/mobility/enable`, `tracing_on`, nobody reading the 1 MiB/cpu"
-      " ring, overwrite mode). Ratios: median of all runs of one side over"
+      " `events/mobility/enable`, `tracing_on`, nobody reading the 4 MiB/cpu"
+      " ring, overwrite mode; the ring is cleared before each run and its"
+      " events are counted after it). Ratios: median of all runs of one side over"
       " the median of the other; min/max over the per-boot (off vs"
       " unpatched) or per-pair (on vs off) ratios.")
     w("")

@@ -197,6 +197,21 @@ record_cmd() { echo "$*" >> "$CMDS"; }
 
 load() { cut -d' ' -f1 /proc/loadavg; }
 
+# what was measured: the tree's commit and the series' (as the run began:
+# the kernels are built from the working tree), and whether either had
+# changes not committed
+tree_state() {	# PATH...: "commit X" or "commit X + uncommitted changes"
+	local rev
+	rev=$(git -C "$REPO" log -1 --format=%h -- "$@" 2>/dev/null) || rev=
+	[ -n "$rev" ] || { echo "not in git"; return; }
+	if [ -n "$(git -C "$REPO" status --porcelain -- "$@" 2>/dev/null)" ]; then
+		echo "commit $rev + uncommitted changes"
+	else
+		echo "commit $rev"
+	fi
+}
+PROVENANCE="tree $(tree_state .); series kernel-patches/$base/ as of $(tree_state "kernel-patches/$base")"
+
 # --- kernels and initramfs ------------------------------------------------
 # the plain kernels only for the parts that boot or measure them
 if want size || want overhead || want throughput || want mapdump; then
@@ -308,6 +323,20 @@ icount_guest() {
 }
 
 # --- 1b. tracepoint overhead ---------------------------------------------
+# result_rows PART FLAVOUR BOOT: bench-overhead's lines "result WORKLOAD
+# MODE REP NS ops N [events E NAME=N...]" as rows PART WORKLOAD
+# FLAVOUR-MODE BOOT REP NS EVENTS OPS NAME=N,...
+result_rows() {
+	awk -v part="$1" -v fl="$2" -v b="$3" '$1 == "result" {
+		ev = ""; ops = ""; names = ""
+		for (i = 6; i < NF; i++) {
+			if ($i == "ops") ops = $(i + 1)
+			if ($i == "events") ev = $(i + 1)
+		}
+		for (i = 6; i <= NF; i++)
+			if ($i ~ /=/) names = names (names == "" ? "" : ",") $i
+		print part "\t" $2 "\t" fl "-" $3 "\t" b "\t" $4 "\t" $5 "\t" ev "\t" ops "\t" names }'
+}
 if want overhead; then
 	say "overhead: $BOOT_PAIRS x (unpatched boot, patched boot), $REPS_PER_BOOT alternating reps each (load $(load))"
 	for b in $(seq 1 "$BOOT_PAIRS"); do
@@ -325,9 +354,7 @@ if want overhead; then
 			if [ $fl = patched ] && ! has_mobility "$log"; then
 				note "the patched kernel has no mobility events: events-on not measured"
 			fi
-			awk -v fl="$fl" -v b="$b" '$1 == "result" {
-				print "overhead\t" $2 "\t" fl "-" $3 "\t" b "\t" $4 "\t" $5 "\t" ($6 == "events" ? $7 : "") }' \
-				"$log" >> "$DATA"
+			result_rows overhead "$fl" "$b" < "$log" >> "$DATA"
 		done
 	done
 	say "overhead under -icount: $ICOUNT_PAIRS x (unpatched, patched)"
@@ -338,9 +365,7 @@ if want overhead; then
 			[ -n "$k" ] || continue
 			say "icount boot $b $fl"
 			icount_guest "icount-$fl-$b" "$k" "$REPS_PER_BOOT"
-			awk -v fl="$fl" -v b="$b" '$1 == "result" {
-				print "icount\t" $2 "\t" fl "-" $3 "\t" b "\t" $4 "\t" $5 "\t" ($6 == "events" ? $7 : "") }' \
-				"$OUTDIR/icount-$fl-$b/log" >> "$DATA"
+			result_rows icount "$fl" "$b" < "$OUTDIR/icount-$fl-$b/log" >> "$DATA"
 		done
 	done
 fi
@@ -593,6 +618,7 @@ fi
 
 say "report"
 BENCH_MEASURED="${parts[*]}" BENCH_KEEP=${KEEP#"$REPO"/} \
+BENCH_PROVENANCE=$PROVENANCE \
 BENCH_KERNEL_SOURCE=$(dpkg-query -W -f='${Package} ${Version}' "linux-source-$base" 2>/dev/null ||
 	echo "linux-source-$base") \
 	python3 "$REPO/bench/report.py" "$DATA" "$CMDS" "$NOTES" "$RESULTS"
