@@ -12,6 +12,8 @@ OUT ?= $(CURDIR)/out
 ifdef KERNEL
 export FRAGVIEW_KERNEL := $(KERNEL)
 endif
+# the base a target boots, and the deps group of its kernel source
+BASE = $(or $(FRAGVIEW_KERNEL),6.1)
 # output directories of a base other than 6.1 get its name: out/demo-6.12
 KSUFFIX = $(if $(filter-out 6.1,$(FRAGVIEW_KERNEL)),-$(FRAGVIEW_KERNEL))
 
@@ -45,7 +47,7 @@ check:
 ## demo         boot, record the default scenario, render out/demo/
 ##              (KERNEL=6.12: on that base, into out/demo-6.12/)
 demo:
-	@tools/deps.sh guest
+	@tools/deps.sh guest kernel-$(BASE)
 	@$(MAKE) -s -C tools/fragview
 	@tools/demo.sh $(if $(SCENARIO),--scenario $(SCENARIO)) \
 		$(if $(MEM),--mem $(MEM)) --out $(OUT)/demo$(KSUFFIX)
@@ -53,14 +55,14 @@ demo:
 ## bench        benchmarks as ratios against a peer in the same run
 ##              (KERNEL=6.12: bench/results-6.12.md, bench/data-6.12/)
 bench:
-	@tools/deps.sh bench
+	@tools/deps.sh bench kernel-$(BASE)
 	@$(MAKE) -s -C tools/fragview
 	@bench/run.sh
 
 ## experiment   Gorman's 2005 high-order experiment, grouping on vs off
 ##              (KERNEL=6.12: experiment/results-6.12.md, data-6.12/)
 experiment:
-	@tools/deps.sh bench
+	@tools/deps.sh bench kernel-$(BASE)
 	@$(MAKE) -s -C tools/fragview
 	@experiment/run.sh
 

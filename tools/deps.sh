@@ -5,7 +5,9 @@
 # when nothing is missing.  Each make target asks for its own group, so
 # that e.g. `make demo` on a fresh machine does not pull in Chromium:
 #   fragview     build tools/fragview (libtracecmd)
-#   guest        the guest kernels (both bases), initramfs and QEMU (make demo)
+#   guest        the guest pipeline: kernel build tools, initramfs, QEMU
+#   kernel-VER   the Debian kernel source of base VER (6.1, 6.12): make demo
+#                asks for guest and its base's source, not every base's
 #   kernelshark  build the KernelShark plugin and open a capture in it
 #   bench        make bench, make experiment (their report scripts)
 #   check        every test suite of make check (all of the above and more)
@@ -15,9 +17,10 @@ set -euo pipefail
 declare -A group
 group[fragview]="build-essential pkg-config libtracecmd-dev libtraceevent-dev
 	libtracefs-dev libzstd-dev trace-cmd"
-group[guest]="${group[fragview]} linux-source-6.1 linux-source-6.12 bc bison flex
-	libelf-dev libssl-dev cpio ccache qemu-system-x86 busybox-static xz-utils zstd
-	quilt"
+group[guest]="${group[fragview]} bc bison flex libelf-dev libssl-dev cpio ccache
+	qemu-system-x86 busybox-static xz-utils zstd quilt"
+group[kernel-6.1]="linux-source-6.1"
+group[kernel-6.12]="linux-source-6.12"
 # libkshark-plot.h includes GL/gl.h and GL/glu.h, which libkshark-dev does
 # not pull in
 group[kernelshark]="build-essential pkg-config kernelshark libkshark-dev
@@ -27,7 +30,8 @@ group[bench]="${group[guest]} python3 time"
 # the kernel's mm selftests built static (libnuma), the Debian packages and
 # their test (dpkg-buildpackage, dh, man -l; git lists the files of the
 # scratch copy it builds from)
-group[check]="${group[bench]} ${group[kernelshark]} clang libclang-rt-14-dev
+group[check]="${group[bench]} ${group[kernelshark]} ${group[kernel-6.1]}
+	${group[kernel-6.12]} clang libclang-rt-14-dev
 	chromium xvfb xauth x11-apps imagemagick libnuma-dev
 	dpkg-dev debhelper man-db git"
 group[all]=${group[check]}
