@@ -138,6 +138,9 @@ int cmd_map(int argc, char **argv)
 	o.title = path;
 
 	fv_model_init(&m);
+	/* the views of free space, orders and pollution over time */
+	m.keep_space_times = r->map == render_map_html ||
+			     o.color != MAP_COLOR_TYPE;
 	fv_blame_init(&b);
 	/* the HTML block details say who stole from and flipped a block */
 	ret = load_capture_blame(path, &m, NULL, r->map == render_map_html ?

@@ -478,13 +478,15 @@ static int apply_state(struct fv_model *m, const struct fv_event *ev,
 	place_block(m, i, ev->state.nid, ev->state.zone);
 	m->blocks[i].free_pages = ev->state.free_pages;
 	m->blocks[i].largest_order = ev->state.largest_order;
-	grow((void **)&m->states, &p->states_cap, m->nr_states + 1,
-	     sizeof(*m->states));
-	m->states[m->nr_states++] = (struct fv_state_rec){
-		.ts = ts, .block = i, .seq = ev->state.seq,
-		.free_pages = ev->state.free_pages,
-		.largest_order = ev->state.largest_order,
-	};
+	if (m->keep_space_times) {
+		grow((void **)&m->states, &p->states_cap, m->nr_states + 1,
+		     sizeof(*m->states));
+		m->states[m->nr_states++] = (struct fv_state_rec){
+			.ts = ts, .block = i, .seq = ev->state.seq,
+			.free_pages = ev->state.free_pages,
+			.largest_order = ev->state.largest_order,
+		};
+	}
 	bp = &p->bp[i];
 	if (ev->state.seq == m->base_seq && !(bp->flags & BLK_IN_BASE)) {
 		bp->flags |= BLK_IN_BASE | (gen ? BLK_BASE_GEN : 0);
@@ -655,8 +657,12 @@ static int apply_census(struct fv_model *m, const struct fv_event *ev,
 	i = find_or_add(m, ev->census.pfn, ev->census.nid, ev->census.zone, mt);
 	if (i < 0)
 		return -1;
-	if (!m->nr_census || ev->census.seq != p->last_census_seq)
+	if (!m->nr_census || ev->census.seq != p->last_census_seq) {
 		m->nr_censuses++;
+		/* a new census run: the older ones only for maps over time */
+		if (!m->keep_space_times)
+			m->nr_census = 0;
+	}
 	p->last_census_seq = ev->census.seq;
 	grow((void **)&m->census, &p->census_cap, m->nr_census + 1,
 	     sizeof(*m->census));

@@ -16,10 +16,13 @@
  *   - the flip history, so the map can be replayed exactly to any time;
  *     kept always: besides map --at and the HTML slider, the check's gen
  *     replay and the gen-gap report (integrity.c) of every command read it;
- *   - the free space of every pageblock_state record and every census
- *     record, and with keep_steal_times (maps) every steal's time, so
- *     map --color can show each block's latest at or before any time
- *     (fv_model_blocks_at());
+ *   - with keep_space_times (maps of free space, orders or pollution, and
+ *     the HTML page) the free space of every pageblock_state record and
+ *     every census record, and with keep_steal_times (maps) every steal's
+ *     time, so map --color can show each block's latest at or before any
+ *     time (fv_model_blocks_at()); without keep_space_times only the
+ *     latest census run (the stats' census figures) and no state record,
+ *     so that memory stays flat in events;
  *   - with keep_hist only (the HTML block details), a bounded ring of
  *     recent events for each block that has any;
  *   - time-bucketed counters for the charts (fixed number of buckets,
@@ -377,7 +380,12 @@ struct fv_model {
 	 * set before the first event.  Only the HTML map shows them.
 	 */
 	bool keep_hist;
-	/* free space of every pageblock_state record, every census record */
+	/*
+	 * Free space of every pageblock_state record, every census record:
+	 * with keep_space_times (set before the first event), else no state
+	 * record and only the latest census run's.
+	 */
+	bool keep_space_times;
 	struct fv_state_rec *states;
 	size_t nr_states;
 	struct fv_census_rec *census;

@@ -81,6 +81,7 @@ static void build(struct fv_model *m)
 {
 	fv_model_init(m);
 	m->keep_steal_times = true;
+	m->keep_space_times = true;
 	feed(m, ev_state(10, 1, 0, NORMAL, 0x1000, M));
 	feed(m, ev_state(10, 1, 0, NORMAL, 0x1200, U));
 	feed(m, ev_census(20, 1, 0, NORMAL, 0x1000, M, 10));
@@ -149,6 +150,33 @@ static void test_steal_times_optional(void)
 	fv_model_finish(&m);
 	CHECK_EQ(m.nr_steal_recs, 0);
 	CHECK_EQ(m.blocks[0].n.steals, 1);
+	fv_model_free(&m);
+}
+
+/*
+ * Without keep_space_times (stats, check, blame, a map of types) no
+ * pageblock_state record is kept and a census run replaces the one
+ * before it: memory does not grow with snapshots.
+ */
+static void test_space_times_optional(void)
+{
+	struct fv_model m;
+
+	fv_model_init(&m);
+	feed(&m, ev_state(10, 1, 0, NORMAL, 0x1000, M));
+	feed(&m, ev_state(10, 1, 0, NORMAL, 0x1200, U));
+	feed(&m, ev_census(20, 1, 0, NORMAL, 0x1000, M, 10));
+	feed(&m, ev_census(20, 1, 0, NORMAL, 0x1200, U, 20));
+	feed(&m, ev_state(30, 2, 0, NORMAL, 0x1000, M));
+	feed(&m, ev_census(40, 2, 0, NORMAL, 0x1000, M, 11));
+	fv_model_finish(&m);
+	CHECK_EQ(m.nr_states, 0);
+	CHECK_EQ(m.nr_census, 1);
+	CHECK_EQ(m.census[0].seq, 2);
+	CHECK_EQ(m.census[0].n[FV_CN_FREE], 11);
+	CHECK_EQ(m.nr_censuses, 2);
+	CHECK_EQ(m.nr_events[FV_EV_CENSUS], 3);
+	CHECK_EQ(m.nr_snapshots, 2);
 	fv_model_free(&m);
 }
 
@@ -237,6 +265,7 @@ int main(void)
 	RUN(test_foreign_pages);
 	RUN(test_latest_census_at);
 	RUN(test_steal_times_optional);
+	RUN(test_space_times_optional);
 	RUN(test_census_zones_fleet_figure);
 	RUN(test_no_census);
 	printf("%d passed, %d failed\n", t_pass, t_fail);

@@ -35,6 +35,7 @@ static void build(struct fv_model *m)
 {
 	fv_model_init(m);
 	m->keep_steal_times = true;
+	m->keep_space_times = true;
 	for (int k = 0; k < NB; k++) {
 		struct fv_event e = ev_state(100, 1, 0, NORMAL, PFN(k),
 					     k == 8 ? FV_MT_ISOLATE : M);
