@@ -371,6 +371,18 @@ if want overhead; then
 fi
 
 # --- 2. fragview throughput ----------------------------------------------
+# settle_cache FILE: every capture starts from the same page-cache state,
+# that of a file read once: dropped, then read through.  A file just
+# written (the v6 conversions) sits in the cache as small folios, one read
+# back by readahead as large ones, and a reader's mappings of large folios
+# are faulted in a large folio at a time: the resident size of the same
+# run differs by several MiB between the two states.
+settle_cache() {
+	record_cmd "dd if=$1 iflag=nocache count=0; cat $1 > /dev/null"
+	dd if="$1" iflag=nocache count=0 status=none
+	cat "$1" > /dev/null
+}
+
 # timed CAPTURE VERSION TOOL CMD...: one run; a row of wall ns, peak RSS of
 # the largest process (/usr/bin/time: a small parent, whose memory before
 # the exec would count too), CPU ms of all the tool's processes, and, from
@@ -475,6 +487,7 @@ if want throughput; then
 				echo -e "events\t$c\t$ver\t$ev\t$mob\t$(stat -c %s "$f")\t$f" >> "$DATA"
 				echo -e "tputload\t$c\t$ver\t$(load)" >> "$DATA"
 				say "capture $c $ver: $ev events ($mob mobility), $f (load $(load))"
+				settle_cache "$f"
 				# interleaved, so that load changes hit every tool
 				for _ in $(seq 1 "$TOOL_REPS"); do
 					timed "$c" "$ver" iterate "$ITERATE" "$f"
