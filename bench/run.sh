@@ -200,11 +200,13 @@ load() { cut -d' ' -f1 /proc/loadavg; }
 # what was measured: the tree's commit and the series' (as the run began:
 # the kernels are built from the working tree), and whether either had
 # changes not committed
+# (the benchmark's own results and data, which --only runs rewrite, aside)
 tree_state() {	# PATH...: "commit X" or "commit X + uncommitted changes"
 	local rev
 	rev=$(git -C "$REPO" log -1 --format=%h -- "$@" 2>/dev/null) || rev=
 	[ -n "$rev" ] || { echo "not in git"; return; }
-	if [ -n "$(git -C "$REPO" status --porcelain -- "$@" 2>/dev/null)" ]; then
+	if [ -n "$(git -C "$REPO" status --porcelain -- "$@" \
+		':!bench/data*' ':!bench/results*.md' 2>/dev/null)" ]; then
 		echo "commit $rev + uncommitted changes"
 	else
 		echo "commit $rev"
