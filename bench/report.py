@@ -85,6 +85,7 @@ WORKLOADS = (
     ("migrateloop-kmem", "peer", "patched, mainline `kmem:mm_page_alloc` alone on / off"),
     ("drainloop", "on", "patched, events on / events off"),
     ("stealloop", "on", "patched, events on / events off"),
+    ("fliploop", "on", "patched, events on / events off"),
 )
 
 
@@ -644,7 +645,12 @@ def main():
       " **stealloop** `bench-pipeloop -0 -k -n 200` (200 pipes of 16"
       " order-0 unmovable pages, kept open until the clock stops, op ="
       " pipe) while `polluter -H` holds all free memory as holes in Movable"
-      " pageblocks, so the pages are found by fallbacks: `pageblock_steal`."
+      " pageblocks, so the pages are found by fallbacks: `pageblock_steal`;"
+      " **fliploop** `bench-fliploop -n 2 -m 32` (32 MiB of pipes, closed,"
+      " then 32 MiB of anonymous memory, unmapped; op = iteration) while"
+      " `polluter -H` leaves only 40 MiB above the low watermarks free, in"
+      " whole blocks, so that each half claims the blocks the other freed:"
+      " `pageblock_steal` with `pageblock_flip`, both ways."
       " The guests have 2 NUMA nodes, one vCPU."
       " Both kernels are built with `CONFIG_JUMP_LABEL=y`"
       " (qemu/jump-label.config), as distribution kernels are: a disabled"

@@ -17,6 +17,11 @@
 #                holds all free memory as holes in Movable pageblocks and
 #                the per-cpu lists are at their floor: the unmovable pages
 #                are found by fallbacks, pageblock_steal
+#   fliploop     bench-fliploop -n 2 -m 32 (32 MiB of pipes, closed, then
+#                32 MiB of anonymous memory, unmapped) while polluter -H
+#                leaves only 40 MiB above the low watermarks free, in whole
+#                blocks: each half claims blocks the other half freed,
+#                pageblock_steal with pageblock_flip
 # No trace-cmd: the events are switched on through tracefs alone and
 # nobody reads the ring buffer (overwrite mode), which is the cost a user
 # pays while recording.  Every timed run has the ring to itself, so the
@@ -129,6 +134,7 @@ migratepeer_wl() {
 	[ $numa = 0 ] || run migrateloop-kmem "$1" "$2" moves bench-migrateloop -n 256 -i 10
 }
 drainloop_wl() { run drainloop "$1" "$2" faults faultloop -s 16384 -n 4; }
+fliploop_wl() { run fliploop "$1" "$2" iterations bench-fliploop -n 2 -m 32; }
 stealloop_wl() { run stealloop "$1" "$2" iterations bench-pipeloop -0 -k -n 200; }
 
 # warm-up: page tables, slab caches, pcp lists
@@ -176,6 +182,25 @@ echo "bench: stealloop free before: $(awk '/^MemFree/ { print $2 " kB" }' /proc/
 bench-pipeloop -0 -k -n 200 > /dev/null
 reps "$reps" "$modes" stealloop_wl
 echo "bench: stealloop free after: $(awk '/^MemFree/ { print $2 " kB" }' /proc/meminfo)"
+kill $holder
+wait $holder || true
+
+# fliploop: the holder takes all free memory but 40 MiB above the low
+# watermarks, which stay free in whole blocks; the loop's halves of 32 MiB
+# then claim each other's blocks (see bench-fliploop.c)
+rm -f /tmp/held
+polluter -H /tmp/held -s "$(fv_spare 40)" -c 16 -i 1000000 -p 1 -k 4 > /tmp/holder.out &
+holder=$!
+while [ ! -e /tmp/held ]; do
+	kill -0 $holder 2>/dev/null || {
+		echo "bench: fliploop: the holder failed: $(cat /tmp/holder.out)"
+		exit 1
+	}
+	sleep 1
+done
+echo "bench: fliploop holder: $(tr '\n' ' ' < /tmp/holder.out)"
+bench-fliploop -n 1 -m 32 > /dev/null
+reps "$reps" "$modes" fliploop_wl
 kill $holder
 wait $holder || true
 echo "$fraction" > /proc/sys/vm/percpu_pagelist_high_fraction
