@@ -94,6 +94,7 @@ static void build_fixture(struct fv_model *m)
 
 	fv_model_init(m);
 	m->keep_hist = true;		/* the HTML block details */
+	m->keep_space_times = true;	/* and its colour views, as map sets */
 	for (unsigned int k = 0; k < 8; k++)
 		state(m, ts, 1, 0, FV_ZONE_DMA, k * PPB, pattern_mt(FV_ZONE_DMA, k));
 	for (unsigned int k = 0; k < 40; k++)
@@ -155,6 +156,7 @@ static void build_big(struct fv_model *m, size_t nb, size_t nev)
 
 	fv_model_init(m);
 	m->keep_hist = true;
+	m->keep_space_times = true;
 	for (size_t k = 0; k < nb; k++) {
 		int zone = k < nb / 4 ? FV_ZONE_DMA32 : FV_ZONE_NORMAL;
 
