@@ -24,26 +24,19 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "now_ns.h"
+#include "parse_num.h"
+
 #define PAGE_SIZE 4096UL
 #define PIPE_BYTES (256 * 1024)
 
-static long long now_ns(void)
+/* a positive number, or exit 2 */
+static unsigned long positive(const char *s)
 {
-	struct timespec ts;
+	unsigned long v = parse_num(s, "bench-fliploop");
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static unsigned long parse(const char *s)
-{
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(s, &end, 0);
-	if (errno || *end || end == s || !v) {
-		fprintf(stderr, "bench-fliploop: bad number '%s'\n", s);
+	if (!v) {
+		fprintf(stderr, "bench-fliploop: '%s' must be > 0\n", s);
 		exit(2);
 	}
 	return v;
@@ -97,8 +90,8 @@ int main(int argc, char **argv)
 
 	while ((opt = getopt(argc, argv, "n:m:")) != -1) {
 		switch (opt) {
-		case 'n': iterations = parse(optarg); break;
-		case 'm': mib = parse(optarg); break;
+		case 'n': iterations = positive(optarg); break;
+		case 'm': mib = positive(optarg); break;
 		default:
 			fprintf(stderr, "usage: %s [-n iterations] [-m MiB]\n",
 				argv[0]);

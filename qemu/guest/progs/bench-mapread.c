@@ -27,20 +27,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "now_ns.h"
+
 #define KPAGEFLAGS "/proc/kpageflags"
 #define KPF_SLAB 7
 #define KPF_BUDDY 10
 #define KPF_LRU 5
 #define PAGEBLOCK_PFNS 512		/* order-9 pageblocks on x86-64 */
 #define CHUNK_PFNS (64 * 1024)		/* 512 KiB of flags per read */
-
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
 
 static int read_file(const char *path, unsigned long long *bytes,
 		     unsigned long *lines)

@@ -19,16 +19,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "now_ns.h"
+
 #define PAGE_SIZE 4096UL
 #define MPOL_MF_MOVE (1 << 1)
-
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
 
 static unsigned long parse(const char *s)
 {

@@ -32,16 +32,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "now_ns.h"
+
 #define PAGE_SIZE 4096
 #define DATA_PAGES 16
-
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
 
 int main(int argc, char **argv)
 {

@@ -137,6 +137,29 @@ drainloop_wl() { run drainloop "$1" "$2" faults faultloop -s 16384 -n 4; }
 fliploop_wl() { run fliploop "$1" "$2" iterations bench-fliploop -n 2 -m 32; }
 stealloop_wl() { run stealloop "$1" "$2" iterations bench-pipeloop -0 -k -n 200; }
 
+# start_holder WORKLOAD POLLUTER_OPTION...: polluter -H in the background,
+# until its holes (and pipes) are made; stop_holder ends it
+start_holder() {
+	wl=$1
+	shift
+	rm -f /tmp/held
+	polluter -H /tmp/held "$@" > /tmp/holder.out &
+	holder=$!
+	while [ ! -e /tmp/held ]; do
+		kill -0 $holder 2>/dev/null || {
+			echo "bench: $wl: the holder failed: $(cat /tmp/holder.out)"
+			exit 1
+		}
+		sleep 1
+	done
+	echo "bench: $wl holder: $(tr '\n' ' ' < /tmp/holder.out)"
+}
+
+stop_holder() {
+	kill $holder
+	wait $holder || true
+}
+
 # warm-up: page tables, slab caches, pcp lists
 faultloop -s 65536 -n 1 > /dev/null
 bench-pipeloop -n 500 > /dev/null
@@ -167,42 +190,20 @@ reps "$reps" "$modes" drainloop_wl
 boost=$(cat /proc/sys/vm/watermark_boost_factor)
 echo 0 > /proc/sys/vm/watermark_boost_factor
 fv_small_reserves
-rm -f /tmp/held
-polluter -H /tmp/held -s "$(fv_spare 8)" -c 16 -i 16 -p 96 -k 256 > /tmp/holder.out &
-holder=$!
-while [ ! -e /tmp/held ]; do
-	kill -0 $holder 2>/dev/null || {
-		echo "bench: stealloop: the holder failed: $(cat /tmp/holder.out)"
-		exit 1
-	}
-	sleep 1
-done
-echo "bench: stealloop holder: $(tr '\n' ' ' < /tmp/holder.out)"
+start_holder stealloop -s "$(fv_spare 8)" -c 16 -i 16 -p 96 -k 256
 echo "bench: stealloop free before: $(awk '/^MemFree/ { print $2 " kB" }' /proc/meminfo)"
 bench-pipeloop -0 -k -n 200 > /dev/null
 reps "$reps" "$modes" stealloop_wl
 echo "bench: stealloop free after: $(awk '/^MemFree/ { print $2 " kB" }' /proc/meminfo)"
-kill $holder
-wait $holder || true
+stop_holder
 
 # fliploop: the holder takes all free memory but 40 MiB above the low
 # watermarks, which stay free in whole blocks; the loop's halves of 32 MiB
 # then claim each other's blocks (see bench-fliploop.c)
-rm -f /tmp/held
-polluter -H /tmp/held -s "$(fv_spare 40)" -c 16 -i 1000000 -p 1 -k 4 > /tmp/holder.out &
-holder=$!
-while [ ! -e /tmp/held ]; do
-	kill -0 $holder 2>/dev/null || {
-		echo "bench: fliploop: the holder failed: $(cat /tmp/holder.out)"
-		exit 1
-	}
-	sleep 1
-done
-echo "bench: fliploop holder: $(tr '\n' ' ' < /tmp/holder.out)"
+start_holder fliploop -s "$(fv_spare 40)" -c 16 -i 1000000 -p 1 -k 4
 bench-fliploop -n 1 -m 32 > /dev/null
 reps "$reps" "$modes" fliploop_wl
-kill $holder
-wait $holder || true
+stop_holder
 echo "$fraction" > /proc/sys/vm/percpu_pagelist_high_fraction
 echo "$boost" > /proc/sys/vm/watermark_boost_factor
 echo "bench: done"
