@@ -47,19 +47,22 @@ int main(int argc, char **argv)
 	char *end;
 
 	while ((opt = getopt(argc, argv, "0kn:")) != -1) {
-		if (opt == '0' || opt == 'k') {
-			if (opt == '0')
-				resize = 0;
-			else
-				keep = 1;
-			continue;
+		switch (opt) {
+		case '0':
+			resize = 0;
+			break;
+		case 'k':
+			keep = 1;
+			break;
+		case 'n':
+			errno = 0;
+			iterations = strtoul(optarg, &end, 0);
+			if (errno || *end || end == optarg || !iterations)
+				goto usage;
+			break;
+		default:
+			goto usage;
 		}
-		if (opt != 'n')
-			goto usage;
-		errno = 0;
-		iterations = strtoul(optarg, &end, 0);
-		if (errno || *end || end == optarg || !iterations)
-			goto usage;
 	}
 	if (optind != argc)
 		goto usage;
