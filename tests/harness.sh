@@ -236,4 +236,66 @@ printf '%s\n' 'ok 1 - a' 'ok 2 - b # SKIP no hugetlb' 'not ok 3 - c' \
 got=$(tap_count "$work/tally")
 result "$([ "$got" = "2 1 1" ] && echo 0 || echo 1)" \
 	"tests/run tally: 2 passed, 1 failed, 1 skipped (got $got)"
+
+# --- tests/run's verdict on a suite: nothing can pass empty
+# verdict_case NAME "P F S" RC PLAN LINE...: a suite that exited RC after
+# printing LINE..., whose entry declares PLAN, must count P F S
+verdict_case() {
+	local name=$1 want=$2 rc=$3 plan=$4 got
+	shift 4
+	printf '%s\n' "$@" > "$work/suite.log"
+	suite_verdict suite "$work/suite.log" "$rc" "$plan" > "$work/verdict"
+	got="$sv_p $sv_f $sv_s"
+	[ "$got" = "$want" ] || sed 's/^/#   | /' "$work/verdict"
+	result "$([ "$got" = "$want" ] && echo 0 || echo 1)" \
+		"tests/run verdict: $name: counts $want, got $got"
+}
+verdict_case "a suite meeting its plan" "2 0 0" 0 2 'ok 1 - a' 'ok 2 - b'
+verdict_case "exit 0 with no result fails" "0 1 0" 0 0 'all fine'
+verdict_case "fewer results than the plan fail" "2 1 0" 0 3 'ok 1 - a' 'ok 2 - b'
+verdict_case "only skips fail" "0 1 2" 0 1 'ok 1 - a # SKIP' 'ok 2 - b # SKIP'
+verdict_case "exit 1 without a 'not ok' fails" "1 1 0" 1 1 'ok 1 - a'
+verdict_case "a failure is counted once" "1 1 0" 1 2 'ok 1 - a' 'not ok 2 - b'
+# every suite of tests/run declares a plan of at least one result
+plans=$(sed -nE 's/^\s*"[a-z0-9.-]+:([0-9]+):.*/\1/p' "$top/tests/run")
+nsuites=$(grep -cE '^\s*"[a-z0-9.-]+:' "$top/tests/run")
+result "$([ "$(grep -c '^[1-9]' <<<"$plans")" -eq "$nsuites" ] && echo 0 || echo 1)" \
+	"tests/run: every one of its $nsuites suite entries declares a plan >= 1"
+
+# --- the selftests comparison: skipped on every kernel is a skip, not a pass
+for k in a b c; do
+	mkdir -p "$work/st-$k"
+	printf 'ran-test 0 1.0\nskipped-test 4 1.0\n' > "$work/st-$k/results"
+done
+python3 "$top/tests/host/selftests_compare.py" a="$work/st-a" b="$work/st-b" \
+	c="$work/st-c" > "$work/st.out" 2>&1
+got=$(tap_count "$work/st.out")
+[ "$got" = "1 0 1" ] || sed 's/^/#   | /' "$work/st.out"
+result "$([ "$got" = "1 0 1" ] && echo 0 || echo 1)" \
+	"selftests_compare.py: a test skipped on every kernel counts as a skip (got $got)"
+
+# --- the oracles' negative tests: a missing input fails, never drops out
+mkdir -p "$work/no-fixtures"
+FRAGVIEW_ORACLE_FIXTURES=$work/no-fixtures "$top/tests/host/negative.sh" \
+	> "$work/negative.out" 2>&1
+rc=$?
+read -r np nf _ < <(tap_count "$work/negative.out")
+ncases=$(grep -cE '^\s*case_ ' "$top/tests/host/negative.sh")
+result "$([ $rc -ne 0 ] && [ "$np" -eq 0 ] && [ "$nf" -ge "$ncases" ] && echo 0 || echo 1)" \
+	"negative.sh without its fixtures: exit $rc, $np passed, $nf failed (>= its $ncases cases)"
+
+# --- make check: the tally is the last line, also when a test failed
+mk=$work/mk
+mkdir -p "$mk/tools/fragview" "$mk/tests"
+printf '#!/bin/sh\nexit 0\n' > "$mk/tools/deps.sh"
+printf 'all:\n\t@true\n' > "$mk/tools/fragview/Makefile"
+printf '#!/bin/sh\necho "not ok 1 - x"\necho "0 passed, 1 failed, 0 skipped"\nexit 1\n' \
+	> "$mk/tests/run"
+chmod +x "$mk/tools/deps.sh" "$mk/tests/run"
+(cd "$mk" && make -f "$top/Makefile" check > out 2>&1)
+rc=$?
+last=$(tail -n 1 "$mk/out")
+[ "$last" = "0 passed, 1 failed, 0 skipped" ] || sed 's/^/#   | /' "$mk/out"
+result "$([ $rc -ne 0 ] && [ "$last" = "0 passed, 1 failed, 0 skipped" ] && echo 0 || echo 1)" \
+	"make check on a failure: exit $rc, last line is the tally ($last)"
 finish

@@ -55,6 +55,31 @@ tap_count() {
 	echo "$((p - s)) $f $s"
 }
 
+# suite_verdict NAME LOG RC PLAN: what tests/run counts for a suite that
+# exited RC leaving LOG, whose entry declares at least PLAN results.  Sets
+# sv_p sv_f sv_s (passed, failed, skipped) and prints one "not ok" line per
+# way the suite can look green without having tested anything: exiting
+# non-zero without a failure, no result at all, fewer results than its
+# plan (a fixture or a scenario went missing), or nothing but skips.
+sv_p=0 sv_f=0 sv_s=0
+suite_verdict() {
+	local name=$1 log=$2 rc=$3 plan=$4 total
+	read -r sv_p sv_f sv_s < <(tap_count "$log")
+	total=$((sv_p + sv_f + sv_s))
+	if [ "$rc" -ne 0 ] && [ "$sv_f" -eq 0 ]; then
+		echo "    not ok - $name exited $rc without reporting a failure:"
+		tail -n 15 "$log" | sed 's/^/    | /'
+		sv_f=$((sv_f + 1))
+	fi
+	if [ "$total" -lt "$plan" ]; then
+		echo "    not ok - $name: $total results, its plan is at least $plan"
+		sv_f=$((sv_f + 1))
+	elif [ "$sv_p" -eq 0 ] && [ "$sv_f" -eq 0 ]; then
+		echo "    not ok - $name: no test passed ($sv_s skipped)"
+		sv_f=$((sv_f + 1))
+	fi
+}
+
 # build_guest WHAT CONFIG...: the patched kernel with the extra config
 # fragments CONFIG... into $bz, and the initramfs into $initrd, one result
 # each; without both there is nothing to boot, so a failure ends the suite
