@@ -9,7 +9,7 @@
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-F=$here/fixtures
+F=${FRAGVIEW_ORACLE_FIXTURES:-$here/fixtures}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0 bad=0
@@ -35,7 +35,15 @@ declare -A passed_on
 case_() {
 	local defect=$1 o=$2 fx=$3 side=$4 expect=$5
 	shift 6
-	local key="$o $fx $*" out rc
+	local key="$o $fx $*" out rc f
+	# a case whose input is missing fails: it never silently drops out
+	for f in "$fx" "$side"; do
+		[ "$f" = - ] || [ -e "$F/$f" ] || {
+			result 1 "$o catches $defect: input tests/host/fixtures/$f exists"
+			table+=("$defect|$o|$fx|NO INPUT|$f")
+			return
+		}
+	done
 	if [ -z "${passed_on[$key]:-}" ]; then
 		out=$(oracle "$o" "$F/$fx" "$F/$side" "$@")
 		rc=$?
@@ -101,42 +109,34 @@ case_ one-block-movable grouping_off.py grouping-off.report.gz grouping-off.dmes
 	'is Unmovable' -- --dmesg-file @SIDE@ --pageblocks "$F/grouping-off.pageblocks"
 
 # ABI v2 (gens, snapshot begin/end, nr_high_order), from a v2 kernel's capture
-if [ -e "$F/v2-fragment.report.gz" ]; then
-	case_ drop-one-flip replay.py v2-fragment.report.gz v2-fragment.pageblocks \
-		'consecutive gens, no flip lost' -- --pageblocks @SIDE@
-	case_ truncated-snapshot replay.py v2-fragment.report.gz v2-fragment.pageblocks \
-		'none truncated \(2 snapshots; v2' -- --pageblocks @SIDE@
-	case_ block-mt-is-alloc-mt steal_flip.py v2-fragment.report.gz - \
-		'block_mt is the replayed type' --
-	case_ drop-drains-but-first drain.py v2-drain.report.gz v2-fragment.pageblocks \
-		'belongs to a pcp_drain batch' -- --pageblocks @SIDE@
-	case_ high-order-as-movable drain.py v2-drain.report.gz v2-fragment.pageblocks \
-		'every batch equals' -- --pageblocks @SIDE@
-fi
-if [ -e "$F/v2-hotplug-zones.report.gz" ]; then
-	case_ flip-in-wrong-zone replay.py v2-hotplug-zones.report.gz v2-hotplug-zones.pageblocks \
-		"names its block's node and zone" -- --pageblocks @SIDE@ --reasons offline,online
-	case_ drop-one-flip replay.py v2-hotplug-zones.report.gz v2-hotplug-zones.pageblocks \
-		'consecutive gens, no flip lost' -- --pageblocks @SIDE@ --reasons offline,online
-fi
+case_ drop-one-flip replay.py v2-fragment.report.gz v2-fragment.pageblocks \
+	'consecutive gens, no flip lost' -- --pageblocks @SIDE@
+case_ truncated-snapshot replay.py v2-fragment.report.gz v2-fragment.pageblocks \
+	'none truncated \(2 snapshots; v2' -- --pageblocks @SIDE@
+case_ block-mt-is-alloc-mt steal_flip.py v2-fragment.report.gz - \
+	'block_mt is the replayed type' --
+case_ drop-drains-but-first drain.py v2-drain.report.gz v2-fragment.pageblocks \
+	'belongs to a pcp_drain batch' -- --pageblocks @SIDE@
+case_ high-order-as-movable drain.py v2-drain.report.gz v2-fragment.pageblocks \
+	'every batch equals' -- --pageblocks @SIDE@
+case_ flip-in-wrong-zone replay.py v2-hotplug-zones.report.gz v2-hotplug-zones.pageblocks \
+	"names its block's node and zone" -- --pageblocks @SIDE@ --reasons offline,online
+case_ drop-one-flip replay.py v2-hotplug-zones.report.gz v2-hotplug-zones.pageblocks \
+	'consecutive gens, no flip lost' -- --pageblocks @SIDE@ --reasons offline,online
 
 # high-order atomic reserves (qemu/guest/scenarios/highatomic.sh)
-if [ -e "$F/highatomic.report.gz" ]; then
-	ha=(--end-pagetypeinfo "$F/highatomic.end.pagetypeinfo"
-	    --zoneinfo "$F/highatomic.start.zoneinfo")
-	case_ drop-reserves highatomic.py highatomic.report.gz highatomic.mid.pagetypeinfo \
-		'highatomic_reserve flips' -- --mid-pagetypeinfo @SIDE@ "${ha[@]}"
-	case_ drop-unreserves highatomic.py highatomic.report.gz highatomic.mid.pagetypeinfo \
-		'highatomic_unreserve flips' -- --mid-pagetypeinfo @SIDE@ "${ha[@]}"
-	case_ reserve-over-limit highatomic.py highatomic.report.gz highatomic.mid.pagetypeinfo \
-		'more HighAtomic blocks than the kernel allows' -- --mid-pagetypeinfo @SIDE@ "${ha[@]}"
-	case_ drop-reserves replay.py highatomic.report.gz - \
-		'flips with reason highatomic_reserve' -- --reasons highatomic_reserve,highatomic_unreserve
-fi
-if [ -e "$F/reporting.report.gz" ]; then
-	case_ isolate-free-from-movable flip_rule.py reporting.report.gz - 'each goes from' -- \
-		--reason isolate_free --from Unmovable,Reclaimable --to Movable --caller __isolate_free_page
-fi
+ha=(--end-pagetypeinfo "$F/highatomic.end.pagetypeinfo"
+    --zoneinfo "$F/highatomic.start.zoneinfo")
+case_ drop-reserves highatomic.py highatomic.report.gz highatomic.mid.pagetypeinfo \
+	'highatomic_reserve flips' -- --mid-pagetypeinfo @SIDE@ "${ha[@]}"
+case_ drop-unreserves highatomic.py highatomic.report.gz highatomic.mid.pagetypeinfo \
+	'highatomic_unreserve flips' -- --mid-pagetypeinfo @SIDE@ "${ha[@]}"
+case_ reserve-over-limit highatomic.py highatomic.report.gz highatomic.mid.pagetypeinfo \
+	'more HighAtomic blocks than the kernel allows' -- --mid-pagetypeinfo @SIDE@ "${ha[@]}"
+case_ drop-reserves replay.py highatomic.report.gz - \
+	'flips with reason highatomic_reserve' -- --reasons highatomic_reserve,highatomic_unreserve
+case_ isolate-free-from-movable flip_rule.py reporting.report.gz - 'each goes from' -- \
+	--reason isolate_free --from Unmovable,Reclaimable --to Movable --caller __isolate_free_page
 
 # events.py reads scenario directories (DIR/trace.dat, which may be a
 # report text, and DIR/end.pageblocks): the v2-fragment and the offline
@@ -190,22 +190,18 @@ case_ census-slab-as-pgtable census.py census.report.gz census.walk.txt \
 	'census slab = kpageflags' -- --walk @SIDE@
 
 # the known culprit of the polluter scenario (qemu/guest/scenarios/polluter.sh)
-if [ -e "$F/polluter.report.gz" ]; then
-	case_ blamed-elsewhere blame.py polluter.report.gz - 'fv-polluter has the most steals' -- \
-		--min-steals 20
-	case_ stack-elsewhere blame.py polluter.report.gz - 'top stack .* has pipe_write' -- \
-		--min-steals 20
-	case_ polluter-claims blame.py polluter.report.gz - 'most of its steals polluted' -- \
-		--min-steals 20
-fi
+case_ blamed-elsewhere blame.py polluter.report.gz - 'fv-polluter has the most steals' -- \
+	--min-steals 20
+case_ stack-elsewhere blame.py polluter.report.gz - 'top stack .* has pipe_write' -- \
+	--min-steals 20
+case_ polluter-claims blame.py polluter.report.gz - 'most of its steals polluted' -- \
+	--min-steals 20
 
 # 6.12: a drained page's migratetype is its block's at drain time
-if [ -e "$F/v612-drain.report.gz" ]; then
-	case_ drain-stale-type drain.py v612-drain.report.gz v612-drain.pageblocks \
-		"migratetype is its block's replayed type" -- --pageblocks @SIDE@ --per-page-type drain
-	case_ high-order-as-movable drain.py v612-drain.report.gz v612-drain.pageblocks \
-		'every batch equals' -- --pageblocks @SIDE@ --per-page-type drain
-fi
+case_ drain-stale-type drain.py v612-drain.report.gz v612-drain.pageblocks \
+	"migratetype is its block's replayed type" -- --pageblocks @SIDE@ --per-page-type drain
+case_ high-order-as-movable drain.py v612-drain.report.gz v612-drain.pageblocks \
+	'every batch equals' -- --pageblocks @SIDE@ --per-page-type drain
 
 echo "# defect -> caught (mutation of a real report; oracle; fixture; the failing check)"
 for row in "${table[@]}"; do
