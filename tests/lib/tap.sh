@@ -55,6 +55,16 @@ tap_count() {
 	echo "$((p - s)) $f $s"
 }
 
+# tap_distinct LOG: how many distinct checks LOG's results are: a result
+# that repeats another but for its numbers (the same check on another
+# page, scale, block or capture) counts once
+tap_distinct() {
+	grep -E "$tap_result_re" "$1" |
+		sed -E 's/^[[:space:]]*(not ok|ok)( [0-9]+)?( -)?[[:space:]]*//;
+			s/[[:space:]]*#[[:space:]]*[Ss][Kk][Ii][Pp].*$//;
+			s/0x[0-9a-fA-F]+|[0-9]+/N/g' | sort -u | wc -l
+}
+
 # suite_verdict NAME LOG RC PLAN: what tests/run counts for a suite that
 # exited RC leaving LOG, whose entry declares at least PLAN results.  Sets
 # sv_p sv_f sv_s (passed, failed, skipped) and prints one "not ok" line per
