@@ -274,6 +274,46 @@ got=$(tap_count "$work/st.out")
 result "$([ "$got" = "1 0 1" ] && echo 0 || echo 1)" \
 	"selftests_compare.py: a test skipped on every kernel counts as a skip (got $got)"
 
+# a difference between kernels is re-run before it counts: one that every
+# re-run repeats is a failure, one that comes and goes a skip
+# st_runs DIR UNPATCHED-EXIT PATCHED-EXIT: first runs of test t on two kernels
+st_runs() {
+	mkdir -p "$1/u" "$1/p"
+	echo "t $2 1.0" > "$1/u/results"
+	echo "t $3 1.0" > "$1/p/results"
+}
+# st_rerun DIR LABEL EXIT...: re-runs of test t on kernel LABEL
+st_rerun() {
+	local d=$1 lb=$2 k=0 x
+	shift 2
+	for x in "$@"; do
+		k=$((k + 1))
+		mkdir -p "$d/rerun/$lb/mm-selftests/rep$k"
+		echo "t $x 1.0" > "$d/rerun/$lb/mm-selftests/rep$k/results"
+	done
+}
+st_compare() {
+	python3 "$top/tests/host/selftests_compare.py" u="$1/u" p="$1/p" "${@:2}" \
+		> "$1/out" 2>&1
+	tap_count "$1/out"
+}
+st_runs "$work/st-diff" 0 1
+got=$(st_compare "$work/st-diff" --differing "$work/st-diff/ids")
+result "$([ "$got" = "0 1 0" ] && [ "$(cat "$work/st-diff/ids")" = t ] && echo 0 || echo 1)" \
+	"selftests_compare.py: a difference fails and is listed for a re-run (got $got)"
+st_rerun "$work/st-diff" u 0 0 0
+st_rerun "$work/st-diff" p 1 1 1
+got=$(st_compare "$work/st-diff" --reruns "$work/st-diff/rerun")
+result "$([ "$got" = "0 1 0" ] && echo 0 || echo 1)" \
+	"selftests_compare.py: a difference every re-run repeats fails (got $got)"
+st_runs "$work/st-flaky" 0 1
+st_rerun "$work/st-flaky" u 0 1 0
+st_rerun "$work/st-flaky" p 1 0 0
+got=$(st_compare "$work/st-flaky" --reruns "$work/st-flaky/rerun")
+grep -q 'u not ok 1/4, p not ok 2/4' "$work/st-flaky/out" || sed 's/^/#   | /' "$work/st-flaky/out"
+result "$([ "$got" = "0 0 1" ] && grep -q 'u not ok 1/4, p not ok 2/4' "$work/st-flaky/out" && echo 0 || echo 1)" \
+	"selftests_compare.py: a difference the re-runs do not repeat is a skip with its flake rates (got $got)"
+
 # --- the oracles' negative tests: a missing input fails, never drops out
 mkdir -p "$work/no-fixtures"
 FRAGVIEW_ORACLE_FIXTURES=$work/no-fixtures "$top/tests/host/negative.sh" \

@@ -26,6 +26,8 @@ fragview=$top/tools/fragview/fragview
 mem=${FRAGVIEW_SELFTESTS_MEM:-2G}
 cpus=${FRAGVIEW_SELFTESTS_CPUS:-4}
 timeout=${FRAGVIEW_SELFTESTS_TIMEOUT:-2400}
+# how often a test whose results differ between kernels runs again
+reruns=${FRAGVIEW_SELFTESTS_RERUNS:-3}
 # shellcheck source=tests/lib/tap.sh
 . "$top/tests/lib/tap.sh"
 
@@ -99,9 +101,29 @@ runs=()
 for r in unpatched patched-off patched-on; do
 	runs+=("$r=$out/$r/mm-selftests")
 done
-python3 "$top/tests/host/selftests_compare.py" --trace patched-on \
-	--table "$out/table.md" "${runs[@]}" > "$out/compare.txt" 2>&1
+compare() {
+	python3 "$top/tests/host/selftests_compare.py" --trace patched-on \
+		--table "$out/table.md" --differing "$out/differing" "$@" \
+		"${runs[@]}" > "$out/compare.txt" 2>&1
+}
+compare
 rc=$?
+# A test whose results differ between the kernels runs again, $reruns
+# times on each kernel, before the difference counts: under TCG on a
+# loaded host some tests flake (khugepaged-anon's collapse_compound_extreme
+# was not ok on the unpatched and the events-on kernel, ok with events off,
+# in one CI run).  The comparison then reports each kernel's not-ok rate.
+if [ -s "$out/differing" ]; then
+	only=$(paste -sd, "$out/differing")
+	echo "# results differ in: $only; re-running them $reruns times on each kernel"
+	for r in unpatched:"$bz_un": patched-off:"$bz": patched-on:"$bz":fv.selftests.trace=1; do
+		IFS=: read -r label kernel append <<<"$r"
+		boot "rerun/$label" "$kernel" \
+			"${append:+$append }fv.selftests.only=$only fv.selftests.repeat=$reruns"
+	done
+	compare --reruns "$out/rerun"
+	rc=$?
+fi
 # its ok/not ok lines renumbered into ours, the rest as comments
 while IFS= read -r line; do
 	if [[ $line =~ ^ok\ [0-9]+\ -\ (.*)\ \#\ SKIP\ (.*)$ ]]; then

@@ -10,6 +10,7 @@
 # usage: selftests_compare.py [--trace LABEL] [--table FILE] LABEL=DIR...
 #   DIR: the mm-selftests scenario's result directory (results, ID/out)
 import argparse
+import glob
 import os
 import re
 import subprocess
@@ -144,6 +145,29 @@ def read_run(d):
     return res, secs, order
 
 
+def rerun_rates(rerun_dir, labels, tid, keys, got):
+    """None without re-runs; else (regression, summary): the results of the
+    KEYS of test TID in the first run and every re-run, per kernel.  A
+    regression only when each kernel gave one result in all its runs and
+    the kernels disagree; the summary gives each kernel's not-ok rate."""
+    if not rerun_dir:
+        return None
+    regression, parts = bool(keys), []
+    for i, lb in enumerate(labels):
+        runs = sorted(glob.glob(os.path.join(rerun_dir, lb, 'mm-selftests', 'rep*')))
+        reps = [read_run(d)[0] for d in runs if os.path.exists(os.path.join(d, 'results'))]
+        seen = {}
+        for k in keys:
+            res = [got[k][i]] + [r.get(k, 'missing') for r in reps]
+            seen[k] = res
+        bad = sum(1 for k in keys for r in seen[k] if r not in ('ok', 'skip'))
+        total = sum(len(seen[k]) for k in keys)
+        parts.append('%s not ok %d/%d' % (lb, bad, total))
+        if len(reps) == 0 or any(len(set(seen[k])) != 1 for k in keys):
+            regression = False
+    return regression, ', '.join(parts)
+
+
 def lost_events(capture):
     """Events the kernel lost while recording: the per-cpu "overrun" and
     "dropped events" counts of `trace-cmd report --stat`; None if unread."""
@@ -161,6 +185,11 @@ def main():
     p.add_argument('runs', nargs='+', metavar='LABEL=DIR')
     p.add_argument('--trace', help='LABEL of the run recorded with trace-cmd')
     p.add_argument('--table', help='also write the comparison table (markdown) here')
+    p.add_argument('--differing', help='write the ids of the tests whose results '
+                   'differ between kernels here, one a line (for a re-run)')
+    p.add_argument('--reruns', help='DIR/LABEL/mm-selftests/repN/: the differing '
+                   'tests run again on each kernel; a difference counts only '
+                   'when every run of each kernel agrees')
     a = p.parse_args()
     runs = []
     for r in a.runs:
@@ -203,6 +232,7 @@ def main():
     def short(r):
         return r if r in ('ok', 'skip') else 'NOT OK' + r[6:]
 
+    differing = []
     table = ['| test | %s | reason if not ok |' % ' | '.join(labels),
              '|---|%s---|' % ('---|' * len(labels))]
     for tid in order:
@@ -231,7 +261,19 @@ def main():
         detail = ['%s: %s' % (k, ', '.join('%s %s' % (lb, g) for lb, g in
                                            zip(labels, got[k]))) for k in differ]
         flaky = [known(k, FLAKY) for k in differ]
-        if differ and all(flaky):
+        rates = rerun_rates(a.reruns, labels, tid, differ, got) if differ else None
+        if differ:
+            differing.append(tid)
+        if differ and rates is not None and not rates[0]:
+            n += 1
+            skips += 1
+            print('ok %d - selftest %s: results differ, not on every re-run (%s) '
+                  '# SKIP flaky: %s' % (n, tid, '; '.join(detail), rates[1]))
+            table[-1] = table[-1][:-2] + 'FLAKY on re-runs, not compared: %s |' % rates[1]
+        elif differ and rates is not None:
+            check(False, 'selftest %s: results differ on every re-run (%s)'
+                  % (tid, rates[1]), detail)
+        elif differ and all(flaky):
             n += 1
             skips += 1
             print('ok %d - selftest %s: results differ (%s) # SKIP known flaky: %s'
@@ -257,6 +299,9 @@ def main():
         for k in failing:
             print('#   not ok on every kernel: %s -- %s' % (k, known(k) or '?'))
 
+    if a.differing:
+        with open(a.differing, 'w') as f:
+            f.write(''.join(t + '\n' for t in differing))
     if a.trace:
         d = dict(runs)[a.trace]
         for tid in data[a.trace][2]:
