@@ -53,7 +53,9 @@ help_vs_page() {
 	section "$page" OPTIONS |
 		awk 'tp { print; tp = 0 } /^\.TP$/ { tp = 1 }' > "$tmp/heads"
 	section "$page" SYNOPSIS > "$tmp/synopsis"
-	while read -r short long; do
+	# "--long -s" or "--long": an option without a short name must not
+	# leave its long name in $short
+	while read -r long short; do
 		n=$((n + 1))
 		has_word "$tmp/heads" "${long//-/\\-}" ||
 			echo "$long is not in OPTIONS"
@@ -62,7 +64,7 @@ help_vs_page() {
 		[ "$long" = --help ] ||
 			has_word "$tmp/synopsis" "${long//-/\\-}" ||
 			echo "$long is not in SYNOPSIS"
-	done < <(sed -En 's/^  (-[[:alnum:]])?(, )? *(--[[:alnum:]-]+).*/\1 \3/p' \
+	done < <(sed -En 's/^  (-[[:alnum:]])?(, )? *(--[[:alnum:]-]+).*/\3 \1/p' \
 		 "$tmp/help")
 	[ "$n" -gt 0 ] || echo "no option found in 'fragview $cmd --help'"
 	heads=$(wc -l < "$tmp/heads")
