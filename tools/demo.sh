@@ -62,8 +62,8 @@ optional() {	# optional FILE fragview-args...: render, or say why not
 		say "no $file: $(head -n 1 "$out/$file.err")"
 	[ -s "$out/$file.err" ] || rm -f "$out/$file.err"
 }
-optional map-pollution.svg map --format svg --color pollution
-optional map-pollution.txt map --format txt --color pollution
+optional map-pollution.svg map --format svg --view pollution
+optional map-pollution.txt map --format txt --view pollution
 optional blame.txt blame --by task
 optional blame-site.txt blame --by site
 optional compact.txt compact

@@ -293,6 +293,28 @@ static void find_sites(struct fv_blame *b)
 	}
 }
 
+void fv_blame_keep(struct fv_blame *b,
+		   bool (*keep)(const struct fv_blame *b,
+				const struct fv_blame_rec *r, void *ctx),
+		   void *ctx)
+{
+	size_t n = 0;
+
+	b->nr_steals = b->nr_flips = b->nr_extfrag = b->nr_with_stack = 0;
+	for (size_t i = 0; i < b->nr_recs; i++) {
+		const struct fv_blame_rec *r = &b->recs[i];
+
+		if (!keep(b, r, ctx))
+			continue;
+		b->nr_flips += r->kind == FV_EV_FLIP;
+		b->nr_steals += r->kind != FV_EV_FLIP;
+		b->nr_extfrag += r->kind == FV_EV_EXTFRAG;
+		b->nr_with_stack += r->stack >= 0;
+		b->recs[n++] = *r;
+	}
+	b->nr_recs = n;
+}
+
 void fv_blame_finish(struct fv_blame *b, unsigned int pageblock_order)
 {
 	uint64_t mask;

@@ -88,6 +88,15 @@ void fv_blame_free(struct fv_blame *b);
 
 /* Steals, extfrags, flips and stacks; other events are ignored. */
 void fv_blame_apply(struct fv_blame *b, const struct fv_event *ev);
+/*
+ * Keeps only the records keep() says yes to (after fv_blame_finish()),
+ * and counts them again: the totals are those of what is kept.
+ */
+void fv_blame_keep(struct fv_blame *b,
+		   bool (*keep)(const struct fv_blame *b,
+				const struct fv_blame_rec *r, void *ctx),
+		   void *ctx);
+
 /* A task's name (the last one given for a pid wins). */
 void fv_blame_add_comm(struct fv_blame *b, int32_t pid, const char *comm);
 /* Defines stack id: frames one per line; ids beyond 2^20 are ignored. */

@@ -12,7 +12,44 @@ struct loader {
 	struct fv_stats *s;
 	struct fv_blame *b;
 	const struct fv_trace_info *info;	/* which events the file has */
+	struct capture_filter *f;		/* NULL: everything */
+	bool started;				/* the window is resolved */
 };
+
+/* The window, once the capture's first event says what "+0" is. */
+static void start_window(struct loader *l, uint64_t first_ts)
+{
+	struct capture_filter *f = l->f;
+
+	l->started = true;
+	f->first_ts = first_ts;
+	f->from_ns = f->from.set ? opt_time_at(&f->from, first_ts) : 0;
+	f->to_ns = f->to.set ? opt_time_at(&f->to, first_ts) : UINT64_MAX;
+}
+
+/* The event is in the window (everything without a filter). */
+static bool in_window(struct loader *l, const struct fv_event *ev)
+{
+	if (!l->f)
+		return true;
+	if (!l->started)
+		start_window(l, ev->ts);
+	if (ev->ts >= l->f->from_ns && ev->ts <= l->f->to_ns)
+		return true;
+	l->f->nr_outside++;
+	return false;
+}
+
+/* The event's CPU is one --cpu counts (all without a filter). */
+static bool counted_cpu(const struct loader *l, const struct fv_event *ev)
+{
+	const uint64_t *cpus = l->f ? l->f->cpus : NULL;
+
+	if (!cpus)
+		return true;
+	return ev->cpu >= 0 && ev->cpu < CAPTURE_MAX_CPUS &&
+	       (cpus[ev->cpu / 64] >> (ev->cpu % 64) & 1);
+}
 
 /*
  * The stock events are the fallback for kernels without our series.  A
@@ -30,15 +67,19 @@ static int on_event(const struct fv_event *ev, void *ctx)
 {
 	struct loader *l = ctx;
 
-	if (superseded(ev, l->info))
+	bool counted;
+
+	if (superseded(ev, l->info) || !in_window(l, ev))
 		return 0;
-	if (l->b)
+	/* a stack follows its event on the same CPU: both or neither */
+	counted = counted_cpu(l, ev);
+	if (l->b && counted)
 		fv_blame_apply(l->b, ev);
 	if (ev->kind == FV_EV_STACK)
 		return 0;
 	if (fv_model_apply(l->m, ev))
 		return -1;
-	if (l->s)
+	if (l->s && counted)
 		fv_stats_apply(l->s, ev);
 	return 0;
 }
@@ -57,6 +98,12 @@ static int on_stack(uint32_t id, const char *frames, void *ctx)
 
 	fv_blame_add_stack(l->b, id, frames);
 	return 0;
+}
+
+/* The window left events out: messages speak of it, not the capture. */
+static bool windowed(const struct capture_filter *f)
+{
+	return f && f->nr_outside;
 }
 
 /* One line when the replay cannot be exact; the details: fragview check. */
@@ -96,16 +143,18 @@ static int compaction_needs(const char *path, const struct fv_model *m,
 }
 
 int load_capture(const char *path, struct fv_model *m, struct fv_stats *s,
-		 enum capture_need need, struct fv_trace_info *info)
+		 enum capture_need need, struct fv_trace_info *info,
+		 struct capture_filter *f)
 {
-	return load_capture_blame(path, m, s, NULL, need, info);
+	return load_capture_blame(path, m, s, NULL, need, info, f);
 }
 
 int load_capture_blame(const char *path, struct fv_model *m,
 		       struct fv_stats *s, struct fv_blame *b,
-		       enum capture_need need, struct fv_trace_info *info)
+		       enum capture_need need, struct fv_trace_info *info,
+		       struct capture_filter *f)
 {
-	struct loader l = { .m = m, .s = s, .b = b, .info = info };
+	struct loader l = { .m = m, .s = s, .b = b, .info = info, .f = f };
 	struct fv_trace_blame tb = { .comm = on_comm, .stack = on_stack,
 				     .ctx = &l };
 	bool mobility = false, stock;
@@ -154,13 +203,14 @@ int load_capture_blame(const char *path, struct fv_model *m,
 		return 0;
 	}
 	if (need >= NEED_SNAPSHOT && !m->have_baseline) {
-		warn("%s: no mobility:pageblock_state snapshot in this capture: nothing to draw the map from",
-		     path);
+		warn("%s: no mobility:pageblock_state snapshot in this %s: nothing to draw the map from",
+		     path, windowed(f) ? "window (--from, --to)" : "capture");
 		return -1;
 	}
 	if (need == NEED_TWO_SNAPSHOTS && m->nr_snapshots < 2) {
-		warn("%s: check needs two pageblock_state snapshots, the capture has %u",
-		     path, m->nr_snapshots);
+		warn("%s: check needs two pageblock_state snapshots, the %s has %u",
+		     path, windowed(f) ? "window (--from, --to)" : "capture",
+		     m->nr_snapshots);
 		return -1;
 	}
 	return 0;

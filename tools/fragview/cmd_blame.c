@@ -8,8 +8,9 @@
  * stack a stacktrace trigger recorded right after it on its CPU
  * (blame.h); tasks, stacks or call sites are ranked by what they did.
  */
-#include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "blame.h"
 #include "capture.h"
@@ -51,37 +52,29 @@ static const char format_doc[] =
 "stack; lists joined by ;), or\n"
 ".BR json .";
 
-static int parse_by(const struct option *opt, const char *arg)
+/* --by's choices, in enum fv_blame_by order */
+static const char *const *by_names(void)
 {
-	int by = fv_blame_by_parse(arg);
+	static const char *names[4];
 
-	if (by < 0)
-		return -1;
-	*(int *)opt->value = by;
-	return 0;
+	for (int i = 0; i < 3; i++)
+		names[i] = fv_blame_by_name(i);
+	return names;
 }
 
-static int parse_top(const struct option *opt, const char *arg)
+/* --pid, --comm: the task filter */
+struct task_filter {
+	unsigned long pid;		/* ULONG_MAX: any */
+	const char *comm;		/* NULL: any */
+};
+
+static bool task_matches(const struct fv_blame *b,
+			 const struct fv_blame_rec *r, void *ctx)
 {
-	char *end;
-	long v;
+	const struct task_filter *t = ctx;
 
-	errno = 0;
-	v = strtol(arg, &end, 10);
-	if (errno || end == arg || *end || v < 0 || v > 1000000)
-		return -1;
-	*(size_t *)opt->value = v;
-	return 0;
-}
-
-static const struct renderer *pick_blame_renderer(const char *format)
-{
-	const struct renderer *r = renderer_find(format ? format : "txt");
-
-	if (!r || !r->blame)
-		usage_error("blame", "blame: unknown format '%s' (one of txt|csv|json)",
-			    format);
-	return r;
+	return (t->pid == ULONG_MAX || r->pid == (long)t->pid) &&
+	       (!t->comm || !strcmp(fv_blame_comm_of(b, r->pid), t->comm));
 }
 
 /* What the capture lacks for the ranking asked: one line, or -1 */
@@ -110,28 +103,43 @@ static int check_input(const char *path, const struct fv_trace_info *info,
 
 int cmd_blame(int argc, char **argv)
 {
-	const char *format = NULL, *output = NULL, *path;
+	const char *input = NULL, *path;
+	struct output_choice oc = { 0 };
+	struct capture_filter filter = { 0 };
+	struct task_filter task = { .pid = ULONG_MAX };
 	int by = FV_BLAME_BY_TASK;
-	size_t top = 10;
+	unsigned long top = 10;
 	const struct option options[] = {
-		{ .type = OPTION_CALLBACK, .short_name = 'b', .long_name = "by",
-		  .argh = "WHAT", .value = &by, .callback = parse_by,
-		  .bad = "grouping", .want = "stack, task or site",
-		  .help = "rank tasks (default), stacks or call sites",
-		  .doc = by_doc },
-		{ .type = OPTION_CALLBACK, .short_name = 'n', .long_name = "top",
-		  .argh = "N", .value = &top, .callback = parse_top,
-		  .bad = "count", .want = "a number, 0 for all",
-		  .help = "show the first N rows (default 10, 0: all)",
-		  .doc = "Show the first\n.I N\nrows (default 10; 0: all)." },
-		OPT_STRING('f', "format", &format, "FORMAT",
+		opt_input(&input),
+		OPT_CHOICE('b', "by", &by, "WHAT", by_names(), "grouping",
+			   "rank tasks (default), stacks or call sites",
+			   by_doc),
+		OPT_ULONG('n', "top", &top, "N", 0, 1000000, "count",
+			  "show the first N rows (default 10, 0: all)",
+			  "Show the first\n.I N\nrows (default 10; 0: all)."),
+		OPT_WINDOW(&filter),
+		opt_cpu(&filter.cpus),
+		OPT_ULONG(0, "pid", &task.pid, "PID", 0, INT32_MAX, "pid",
+			  "only the steals and flips of task PID",
+			  "Only the steals and flips that task\n"
+			  ".I PID\n"
+			  "ran."),
+		OPT_STRING(0, "comm", &task.comm, "COMM",
+			   "only the steals and flips of the tasks named COMM",
+			   "Only the steals and flips of the tasks the capture "
+			   "names\n"
+			   ".I COMM\n"
+			   "(the comm of its saved cmdlines, as\n"
+			   ".B trace\\-cmd report\n"
+			   "shows it)."),
+		OPT_STRING('f', "format", &oc.format, "FORMAT",
 			   "txt (default), csv or json", format_doc),
-		opt_output(&output),
+		opt_output(&oc.path),
 		opt_help(),
 		OPT_END()
 	};
 	const struct cmd_syntax syntax = {
-		.name = "blame", .operands = "CAPTURE",
+		.name = "blame", .operands = "[CAPTURE]",
 		.missing = "CAPTURE (a trace.dat file)", .about = about,
 		.options = options,
 	};
@@ -144,13 +152,21 @@ int cmd_blame(int argc, char **argv)
 	struct out out;
 	int ret;
 
-	path = parse_options_one_operand(&syntax, argc, argv);
-	r = pick_blame_renderer(format);
+	path = parse_input(&syntax, argc, argv, &input, "trace.dat");
+	check_window("blame", &filter);
+	r = pick_renderer("blame", &oc, RENDER_BLAME);
 
 	fv_model_init(&m);
 	fv_blame_init(&b);
-	if (load_capture_blame(path, &m, NULL, &b, NEED_BLAME, &info) ||
-	    check_input(path, &info, &b, by)) {
+	ret = load_capture_blame(path, &m, NULL, &b, NEED_BLAME, &info,
+				 &filter);
+	free(filter.cpus);
+	if (!ret) {
+		check_window("blame", &filter);
+		if (task.pid != ULONG_MAX || task.comm)
+			fv_blame_keep(&b, task_matches, &task);
+	}
+	if (ret || check_input(path, &info, &b, by)) {
 		fv_blame_free(&b);
 		fv_model_free(&m);
 		return EXIT_UNREADABLE;
@@ -161,7 +177,7 @@ int cmd_blame(int argc, char **argv)
 	v.nr = fv_blame_rank(&b, by, &groups);
 	v.g = groups;
 	v.top = top && top < v.nr ? top : v.nr;
-	ret = out_open(&out, output);
+	ret = out_open_paged(&out, oc.path);
 	if (!ret) {
 		if (r->blame(out.f, &v)) {
 			out_abort(&out);

@@ -37,9 +37,18 @@ static void put_issues(FILE *f, const struct fv_issues *is)
 
 int cmd_check(int argc, char **argv)
 {
-	const struct option options[] = { opt_help(), OPT_END() };
+	const char *input = NULL;
+	struct capture_filter filter = { 0 };
+	const struct option options[] = {
+		opt_input(&input),
+		OPT_WINDOW(&filter),
+		opt_not_here("cpu", "a replay needs the flips of every CPU"),
+		OPT_NO_TASK_FILTER,
+		opt_help(),
+		OPT_END()
+	};
 	const struct cmd_syntax syntax = {
-		.name = "check", .operands = "CAPTURE",
+		.name = "check", .operands = "[CAPTURE]",
 		.missing = "CAPTURE (a trace.dat file)", .about = about,
 		.options = options,
 	};
@@ -52,17 +61,19 @@ int cmd_check(int argc, char **argv)
 	const char *path;
 	int ret;
 
-	path = parse_options_one_operand(&syntax, argc, argv);
+	path = parse_input(&syntax, argc, argv, &input, "trace.dat");
+	check_window("check", &filter);
 
 	fv_model_init(&m);
-	if (load_capture(path, &m, NULL, NEED_TWO_SNAPSHOTS, &info)) {
+	if (load_capture(path, &m, NULL, NEED_TWO_SNAPSHOTS, &info, &filter)) {
 		fv_model_free(&m);
 		return EXIT_UNREADABLE;
 	}
+	check_window("check", &filter);
 	mm = xcalloc(m.nr_blocks + 1, sizeof(*mm));
 	if (fv_model_check(&m, &chk, mm) || fv_model_issues(&m, &is))
 		die("out of memory");
-	if (out_open(&out, "-"))
+	if (out_open_paged(&out, "-"))
 		return EXIT_NO_OUTPUT;
 	fprintf(out.f, "check: %zu blocks, %zu flips replayed, %zu mismatches\n",
 		chk.nr_compared, chk.nr_flips, chk.nr_mismatches);

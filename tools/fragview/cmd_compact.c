@@ -25,34 +25,32 @@ static const char format_doc[] =
 ".B json\n"
 "(runs, outcomes, migration failures and the timeline).";
 
-static int set_flag(const struct option *opt, const char *arg)
-{
-	(void)arg;
-	*(bool *)opt->value = true;
-	return 0;
-}
-
 int cmd_compact(int argc, char **argv)
 {
-	const char *format = NULL, *output = NULL, *path;
+	const char *input = NULL, *path;
+	struct output_choice oc = { 0 };
 	struct compact_opts co = { 0 };
+	struct capture_filter filter = { 0 };
 	const struct option options[] = {
-		OPT_STRING('f', "format", &format, "FORMAT",
+		opt_input(&input),
+		OPT_WINDOW(&filter),
+		opt_not_here("cpu", "a compaction run moves between CPUs"),
+		OPT_NO_TASK_FILTER,
+		OPT_STRING('f', "format", &oc.format, "FORMAT",
 			   "txt (default), csv or json", format_doc),
-		{ .type = OPTION_CALLBACK, .short_name = 't',
-		  .long_name = "timeline", .value = &co.timeline,
-		  .callback = set_flag,
-		  .help = "only the high-order timeline: allocations of order "
-			  ">= pageblock_order and compaction run ends",
-		  .doc = "Print only the high-order timeline: the allocations "
-			 "of order >= pageblock_order, whether they failed, and "
-			 "the end of every compaction run, in time order." },
-		opt_output(&output),
+		OPT_SET_TRUE('t', "timeline", &co.timeline,
+			     "only the high-order timeline: allocations of "
+			     "order >= pageblock_order and compaction run ends",
+			     "Print only the high-order timeline: the "
+			     "allocations of order >= pageblock_order, whether "
+			     "they failed, and the end of every compaction "
+			     "run, in time order."),
+		opt_output(&oc.path),
 		opt_help(),
 		OPT_END()
 	};
 	const struct cmd_syntax syntax = {
-		.name = "compact", .operands = "CAPTURE",
+		.name = "compact", .operands = "[CAPTURE]",
 		.missing = "CAPTURE (a trace.dat file)", .about = about,
 		.options = options,
 	};
@@ -62,19 +60,18 @@ int cmd_compact(int argc, char **argv)
 	struct out out;
 	int ret;
 
-	path = parse_options_one_operand(&syntax, argc, argv);
-	r = renderer_find(format ? format : "txt");
-	if (!r || !r->compact)
-		usage_error("compact", "compact: unknown format '%s' (one of txt|csv|json)",
-			    format);
+	path = parse_input(&syntax, argc, argv, &input, "trace.dat");
+	check_window("compact", &filter);
+	r = pick_renderer("compact", &oc, RENDER_COMPACT);
 	co.title = path;
 
 	fv_model_init(&m);
-	if (load_capture(path, &m, NULL, NEED_COMPACTION, &info)) {
+	if (load_capture(path, &m, NULL, NEED_COMPACTION, &info, &filter)) {
 		fv_model_free(&m);
 		return EXIT_UNREADABLE;
 	}
-	ret = out_open(&out, output);
+	check_window("compact", &filter);
+	ret = out_open_paged(&out, oc.path);
 	if (!ret) {
 		if (r->compact(out.f, &m, &co)) {
 			out_abort(&out);

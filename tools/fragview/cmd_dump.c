@@ -48,10 +48,16 @@ static int load_dump(const char *path, struct fv_model *m)
 
 int cmd_dump(int argc, char **argv)
 {
-	const char *format = NULL, *output = NULL, *path;
+	const char *input = NULL, *path;
 	struct map_opts o = { .zone_nid = -1, .zone_type = -1 };
+	struct output_choice oc = { 0 };
 	const struct option options[] = {
-		OPT_MAP_DRAWING(&o, &format, &output)
+		opt_input(&input),
+		opt_not_here("from", "a dump is one instant"),
+		opt_not_here("to", "a dump is one instant"),
+		opt_not_here("cpu", "a dump has no events"),
+		OPT_NO_TASK_FILTER,
+		OPT_MAP_DRAWING(&o, &oc)
 	};
 	const struct cmd_syntax syntax = {
 		.name = "dump", .operands = "FILE",
@@ -62,8 +68,8 @@ int cmd_dump(int argc, char **argv)
 	struct fv_model m;
 	int ret;
 
-	path = parse_options_one_operand(&syntax, argc, argv);
-	r = pick_renderer("dump", format, true, output);
+	path = parse_input(&syntax, argc, argv, &input, NULL);
+	r = pick_renderer("dump", &oc, RENDER_MAP);
 	o.title = path;
 
 	fv_model_init(&m);
@@ -71,7 +77,7 @@ int cmd_dump(int argc, char **argv)
 		fv_model_free(&m);
 		return EXIT_UNREADABLE;
 	}
-	ret = write_map(r, output, &m, &o);
+	ret = write_map(r, oc.path, &m, &o);
 	fv_model_free(&m);
 	return ret ? EXIT_NO_OUTPUT : 0;
 }

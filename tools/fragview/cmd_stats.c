@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* cmd_stats.c - "fragview stats": what moved, where, and why. */
+#include <stdlib.h>
+
 #include "blame.h"
 #include "capture.h"
 #include "fragview.h"
@@ -32,16 +34,22 @@ static const char format_doc[] =
 
 int cmd_stats(int argc, char **argv)
 {
-	const char *format = NULL, *output = NULL, *path;
+	const char *input = NULL, *path;
+	struct output_choice oc = { 0 };
+	struct capture_filter filter = { 0 };
 	const struct option options[] = {
-		OPT_STRING('f', "format", &format, "FORMAT",
+		opt_input(&input),
+		OPT_WINDOW(&filter),
+		opt_cpu(&filter.cpus),
+		OPT_NO_TASK_FILTER,
+		OPT_STRING('f', "format", &oc.format, "FORMAT",
 			   "txt (default), csv or json", format_doc),
-		opt_output(&output),
+		opt_output(&oc.path),
 		opt_help(),
 		OPT_END()
 	};
 	const struct cmd_syntax syntax = {
-		.name = "stats", .operands = "CAPTURE",
+		.name = "stats", .operands = "[CAPTURE]",
 		.missing = "CAPTURE (a trace.dat file)", .about = about,
 		.options = options,
 	};
@@ -53,22 +61,26 @@ int cmd_stats(int argc, char **argv)
 	struct out out;
 	int ret;
 
-	path = parse_options_one_operand(&syntax, argc, argv);
-	r = pick_renderer("stats", format, false, output);
+	path = parse_input(&syntax, argc, argv, &input, "trace.dat");
+	check_window("stats", &filter);
+	r = pick_renderer("stats", &oc, RENDER_STATS);
 
 	fv_model_init(&m);
 	fv_blame_init(&b);
 	s = fv_stats_new();
 	if (!s)
 		die("out of memory");
-	if (load_capture_blame(path, &m, s, &b, NEED_ANY, &info)) {
+	if (load_capture_blame(path, &m, s, &b, NEED_ANY, &info, &filter)) {
+		free(filter.cpus);
 		fv_stats_free(s);
 		fv_blame_free(&b);
 		fv_model_free(&m);
 		return EXIT_UNREADABLE;
 	}
+	check_window("stats", &filter);
+	free(filter.cpus);
 	s->blame = &b;
-	ret = out_open(&out, output);
+	ret = out_open_paged(&out, oc.path);
 	if (!ret) {
 		if (r->stats(out.f, &m, s)) {
 			out_abort(&out);

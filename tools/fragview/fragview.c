@@ -3,11 +3,15 @@
  * fragview.c - why does memory fragment?  Maps and statistics of
  * pageblock mobility from a trace-cmd capture of the mobility events.
  */
+#include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fragview.h"
+#include "pager.h"
 #include "util.h"
 
 struct command {
@@ -16,6 +20,9 @@ struct command {
 	const char *summary;
 };
 
+static int cmd_help(int argc, char **argv);
+
+/* Every command: a new one is one line here, its cmd_NAME.c and its page. */
 static const struct command commands[] = {
 	{ "map",   cmd_map,   "draw the pageblock map of a capture at any time" },
 	{ "stats", cmd_stats, "steal, flip, drain and migration statistics" },
@@ -23,6 +30,7 @@ static const struct command commands[] = {
 	{ "dump",  cmd_dump,  "draw a debugfs pageblock dump as a map" },
 	{ "blame", cmd_blame, "who polluted the blocks: steals and flips by task, stack, site" },
 	{ "compact", cmd_compact, "compaction runs, scanners, outcomes; high-order timeline" },
+	{ "help",  cmd_help,  "the manual page of a command: fragview help COMMAND" },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -32,8 +40,9 @@ static void list_commands(FILE *f)
 	fprintf(f, "\ncommands:\n");
 	for (size_t i = 0; i < NR_COMMANDS; i++)
 		fprintf(f, "  %-7s  %s\n", commands[i].name, commands[i].summary);
-	fprintf(f, "\n'fragview COMMAND --help' describes a command; "
-		   "see also fragview(1).\n");
+	fprintf(f, "\n'fragview COMMAND --help' describes a command, "
+		   "'fragview help COMMAND' opens its manual page; see also "
+		   "fragview(1).\n");
 }
 
 static int show_version(const struct option *opt, const char *arg)
@@ -53,6 +62,10 @@ static const struct option options[] = {
 	{ .type = OPTION_CALLBACK, .short_name = 'V', .long_name = "version",
 	  .callback = show_version, .help = "print the version and exit",
 	  .doc = "Print the version and exit." },
+	OPT_SET_TRUE(0, "no-pager", &pager_off,
+		     "never send the output through a pager",
+		     "Never send the output through a pager (see\n"
+		     ".BR ENVIRONMENT )."),
 	OPT_END()
 };
 
@@ -70,14 +83,98 @@ static const struct command *find_command(const char *name)
 	return NULL;
 }
 
+/* dir/name if it is a file */
+static bool page_at(char *page, size_t size, const char *dir,
+		    const char *name)
+{
+	return (size_t)snprintf(page, size, "%s/%s", dir, name) < size &&
+	       !access(page, R_OK);
+}
+
+/*
+ * The manual page of the binary that runs: Documentation/ beside it in
+ * the source tree, else share/man/man1/ of its installation prefix
+ * (PREFIX/bin/fragview), plain or gzipped as Debian installs it.
+ */
+static bool find_man_page(const char *cmd, char *page, size_t size)
+{
+	char exe[PATH_MAX], dir[PATH_MAX + 32], name[64];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	if (n <= 0)
+		return false;
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return false;
+	*slash = '\0';
+	snprintf(name, sizeof(name), "fragview%s%s.1", cmd ? "-" : "",
+		 cmd ? cmd : "");
+	snprintf(dir, sizeof(dir), "%s/Documentation", exe);
+	if (page_at(page, size, dir, name))
+		return true;
+	snprintf(dir, sizeof(dir), "%s/../share/man/man1", exe);
+	if (page_at(page, size, dir, name))
+		return true;
+	strcat(name, ".gz");
+	return page_at(page, size, dir, name);
+}
+
+static const struct command *find_command(const char *name);
+
+/*
+ * "fragview help CMD": its manual page through man -l, as git help
+ * does; the -h text when there is no page or no man.
+ */
+static int cmd_help(int argc, char **argv)
+{
+	const struct command *cmd = NULL;
+	char page[PATH_MAX];
+
+	if (argc < 2 || argv[1][0] == '-') {
+		usage_with_options(&syntax, stdout);
+		print_and_exit("");
+	}
+	if (strcmp(argv[1], "fragview")) {
+		cmd = find_command(argv[1]);
+		if (!cmd)
+			usage_error(NULL, "'%s' is not a fragview command",
+				    argv[1]);
+	}
+	if (find_man_page(cmd ? cmd->name : NULL, page, sizeof(page))) {
+		fflush(stdout);
+		execlp("man", "man", "-l", page, (char *)NULL);
+		if (errno != ENOENT)
+			warn("man: %s", strerror(errno));
+	}
+	if (!cmd) {
+		usage_with_options(&syntax, stdout);
+		print_and_exit("");
+	}
+	return cmd->fn(2, (char *[]){ (char *)cmd->name, "--help", NULL });
+}
+
 int main(int argc, char **argv)
 {
 	const struct command *cmd;
 	int nr;
 
-	/* a closed pipe is a write error we report, not a silent death */
-	signal(SIGPIPE, SIG_IGN);
+	/*
+	 * A reader that stops reading (fragview stats | head, a pager
+	 * quit early) ends fragview silently by SIGPIPE, as it does git
+	 * and trace-cmd; even if the caller ignored the signal.
+	 */
+	signal(SIGPIPE, SIG_DFL);
+	/* whether stdout is a terminal, before a pager takes it over */
+	stdout_is_tty();
 
+	/* hidden: bash completion asks for the commands */
+	if (argc == 2 && !strcmp(argv[1], "--list-commands")) {
+		for (size_t i = 0; i < NR_COMMANDS; i++)
+			printf("%s\n", commands[i].name);
+		print_and_exit("");
+	}
 	if (argc < 2) {
 		usage_with_options(&syntax, stderr);
 		return EXIT_USAGE;
@@ -86,17 +183,6 @@ int main(int argc, char **argv)
 	nr = parse_options(&syntax, argc, argv);
 	if (!nr)
 		usage_error(NULL, "missing COMMAND");
-	if (!strcmp(argv[0], "help")) {
-		if (nr < 2) {
-			usage_with_options(&syntax, stdout);
-			print_and_exit("");
-		}
-		cmd = find_command(argv[1]);
-		if (!cmd)
-			usage_error(NULL, "'%s' is not a fragview command",
-				    argv[1]);
-		return cmd->fn(2, (char *[]){ argv[1], "--help", NULL });
-	}
 	cmd = find_command(argv[0]);
 	if (!cmd)
 		usage_error(NULL, "'%s' is not a fragview command", argv[0]);

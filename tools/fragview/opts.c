@@ -36,7 +36,13 @@ int parse_time(const char *s, uint64_t *ns, bool *relative)
 	for (int i = frac_digits; i < 9; i++)
 		frac *= 10;
 	*ns = sec * 1000000000ULL + frac;
-	return 0;
+	return *ns > INT64_MAX ? -1 : 0;
+}
+
+uint64_t opt_time_at(const struct opt_time *t, uint64_t first_ts)
+{
+	/* both are below 2^63: the sum cannot wrap */
+	return t->relative ? first_ts + t->ns : t->ns;
 }
 
 int parse_zone(const char *s, int *nid, int *zone)

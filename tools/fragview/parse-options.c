@@ -4,11 +4,13 @@
  * per command (see parse-options.h).
  */
 #include <ctype.h>
+#include <errno.h>
 #include <stdbool.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "opts.h"
 #include "parse-options.h"
 #include "util.h"
 
@@ -44,24 +46,130 @@ void print_and_exit(const char *text)
 	exit_after_stdout();
 }
 
+/* "type|free|order": an OPTION_CHOICE's values */
+static void choices_text(const struct option *o, const char *sep, char *buf,
+			 size_t size)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (const char *const *c = o->choices; *c && used < size; c++)
+		used += snprintf(buf + used, size - used, "%s%s",
+				 c == o->choices ? "" : sep, *c);
+}
+
+/* "type, free or order" */
+static void choices_want(const struct option *o, char *buf, size_t size)
+{
+	size_t used = 0;
+	int n = 0;
+
+	while (o->choices[n])
+		n++;
+	buf[0] = '\0';
+	for (int i = 0; i < n && used < size; i++)
+		used += snprintf(buf + used, size - used, "%s%s",
+				 !i ? "" : i == n - 1 ? " or " : ", ",
+				 o->choices[i]);
+}
+
+static int take_choice(const struct option *o, const char *arg)
+{
+	for (int i = 0; o->choices[i]; i++)
+		if (!strcmp(o->choices[i], arg)) {
+			*(int *)o->value = i;
+			return 0;
+		}
+	return -1;
+}
+
+static int take_ulong(const struct option *o, const char *arg)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!isdigit((unsigned char)*arg))
+		return -1;
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (errno || *end || v < o->min || v > o->max)
+		return -1;
+	*(unsigned long *)o->value = v;
+	return 0;
+}
+
+static int take_time(const struct option *o, const char *arg)
+{
+	struct opt_time *t = o->value;
+
+	if (parse_time(arg, &t->ns, &t->relative))
+		return -1;
+	t->set = true;
+	t->text = arg;
+	return 0;
+}
+
+/* "bad view 'x' (want one of type|free)" */
+static void __attribute__((noreturn)) bad_value(const struct cmd_syntax *cmd,
+						const struct option *o,
+						const char *arg)
+{
+	char want[256];
+
+	if (o->want)
+		snprintf(want, sizeof(want), "%s", o->want);
+	else if (o->type == OPTION_CHOICE)
+		choices_want(o, want, sizeof(want));
+	else if (o->type == OPTION_ULONG)
+		snprintf(want, sizeof(want), "a whole number from %lu to %lu",
+			 o->min, o->max);
+	else
+		snprintf(want, sizeof(want), "SECONDS[.FRACTION] or +SECONDS");
+	bad_usage(cmd, "bad %s '%s' (want %s)", o->bad ? o->bad : "value", arg,
+		  want);
+}
+
 static void take(const struct cmd_syntax *cmd, const struct option *o,
 		 const char *arg)
 {
+	int err = 0;
+
 	switch (o->type) {
 	case OPTION_STRING:
 		*(const char **)o->value = arg;
 		break;
-	case OPTION_CALLBACK:
-		if (o->callback(o, arg))
-			bad_usage(cmd, "bad %s '%s' (want %s)", o->bad, arg,
-				  o->want);
+	case OPTION_SET_TRUE:
+		*(bool *)o->value = true;
 		break;
+	case OPTION_CHOICE:
+		err = take_choice(o, arg);
+		break;
+	case OPTION_ULONG:
+		err = take_ulong(o, arg);
+		break;
+	case OPTION_TIME:
+		err = take_time(o, arg);
+		break;
+	case OPTION_CALLBACK:
+		err = o->callback(o, arg);
+		break;
+	case OPTION_NOT_HERE:
+		bad_usage(cmd, "--%s does not apply here: %s", o->long_name,
+			  o->reject);
 	case OPTION_HELP:
 		usage_with_options(cmd, stdout);
 		exit_after_stdout();
 	case OPTION_END:
 		break;
 	}
+	if (err)
+		bad_value(cmd, o, arg);
+}
+
+/* Options -h and the man page show: not those rejected here. */
+static bool shown(const struct option *o)
+{
+	return o->type != OPTION_NOT_HERE;
 }
 
 /* An exact name, else the one option it abbreviates. */
@@ -104,6 +212,11 @@ static int parse_long(const struct cmd_syntax *cmd, const char *name,
 	/* hidden: Documentation/gen-man.sh asks for the man page's part */
 	if (!strcmp(name, "man-options")) {
 		options_roff(cmd, stdout);
+		exit_after_stdout();
+	}
+	/* hidden: bash completion asks for the options and their values */
+	if (!strcmp(name, "list-options")) {
+		options_list(cmd, stdout);
 		exit_after_stdout();
 	}
 	o = find_long(cmd, name, len);
@@ -258,7 +371,7 @@ static void put_usage_line(const struct cmd_syntax *cmd, FILE *f)
 		col = put_word(f, cmd->operands, strlen(cmd->operands),
 			       col, indent);
 	for (o = cmd->options; o->type != OPTION_END; o++) {
-		if (o->type == OPTION_HELP)
+		if (o->type == OPTION_HELP || !shown(o))
 			continue;
 		if (o->long_name)
 			snprintf(word, sizeof(word), "[--%s%s%s]", o->long_name,
@@ -285,10 +398,12 @@ void usage_with_options(const struct cmd_syntax *cmd, FILE *f)
 	fputc('\n', f);
 	for (o = cmd->options; o->type != OPTION_END; o++) {
 		option_spec(o, spec, sizeof(spec));
-		if ((int)strlen(spec) > width)
+		if (shown(o) && (int)strlen(spec) > width)
 			width = strlen(spec);
 	}
 	for (o = cmd->options; o->type != OPTION_END; o++) {
+		if (!shown(o))
+			continue;
 		option_spec(o, spec, sizeof(spec));
 		fprintf(f, "  %-*s  ", width, spec);
 		put_wrapped(f, o->help, 2 + width + 2);
@@ -354,6 +469,8 @@ void options_roff(const struct cmd_syntax *cmd, FILE *f)
 	for (o = cmd->options; o->type != OPTION_END; o++) {
 		bool both = o->short_name && o->long_name;
 
+		if (!shown(o))
+			continue;
 		/* .BR alternates bold (names) and roman (", ", argument) */
 		fputs(both || o->argh ? ".TP\n.BR " : ".TP\n.B ", f);
 		if (o->short_name)
@@ -375,5 +492,34 @@ void options_roff(const struct cmd_syntax *cmd, FILE *f)
 				o->doc[strlen(o->doc) - 1] == '\n' ? "" : "\n");
 		else
 			put_roff_text(f, o->help);
+	}
+}
+
+bool option_takes_file(const struct option *o)
+{
+	return o->argh && (!strcmp(o->argh, "FILE") ||
+			   !strcmp(o->argh, "CAPTURE"));
+}
+
+void options_list(const struct cmd_syntax *cmd, FILE *f)
+{
+	for (const struct option *o = cmd->options; o->type != OPTION_END;
+	     o++) {
+		char choices[256];
+
+		if (!shown(o))
+			continue;
+		if (o->short_name)
+			fprintf(f, "-%c%s", o->short_name,
+				o->long_name ? " " : "");
+		if (o->long_name)
+			fprintf(f, "--%s", o->long_name);
+		if (o->choices) {
+			choices_text(o, " ", choices, sizeof(choices));
+			fprintf(f, "=%s", choices);
+		} else if (o->argh) {
+			fprintf(f, "=%s", option_takes_file(o) ? "FILE" : "");
+		}
+		fputc('\n', f);
 	}
 }

@@ -23,15 +23,32 @@ const struct renderer *renderer_find(const char *name)
 	return NULL;
 }
 
-const char *renderer_names(bool for_map)
+bool renderer_does(const struct renderer *r, enum render_kind kind)
 {
-	static char buf[2][64];
-	char *b = buf[for_map];
+	switch (kind) {
+	case RENDER_MAP:
+		return r->map;
+	case RENDER_STATS:
+		return r->stats;
+	case RENDER_BLAME:
+		return r->blame;
+	case RENDER_COMPACT:
+		return r->compact;
+	case RENDER_NR:
+		break;
+	}
+	return false;
+}
+
+const char *renderer_names(enum render_kind kind)
+{
+	static char buf[RENDER_NR][64];
+	char *b = buf[kind];
 
 	if (b[0])
 		return b;
 	for (size_t i = 0; i < NR_RENDERERS; i++) {
-		if (for_map ? !renderers[i].map : !renderers[i].stats)
+		if (!renderer_does(&renderers[i], kind))
 			continue;
 		if (b[0])
 			strcat(b, "|");

@@ -57,9 +57,15 @@ struct renderer {
 		       const struct compact_opts *o);
 };
 
+/* What a command renders: which hook of a renderer it calls. */
+enum render_kind { RENDER_MAP, RENDER_STATS, RENDER_BLAME, RENDER_COMPACT,
+		   RENDER_NR };
+
 const struct renderer *renderer_find(const char *name);
-/* "ansi|svg|html|txt" style list of formats that have the hook */
-const char *renderer_names(bool for_map);
+/* r has the hook of kind */
+bool renderer_does(const struct renderer *r, enum render_kind kind);
+/* "ansi|txt|svg|html" style list of the formats that have the hook */
+const char *renderer_names(enum render_kind kind);
 
 int render_map_ansi(FILE *out, const struct fv_model *m, const struct map_opts *o);
 int render_map_txt(FILE *out, const struct fv_model *m, const struct map_opts *o);

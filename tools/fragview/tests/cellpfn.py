@@ -18,7 +18,7 @@ Prints one "ok"/"not ok" line.
 page's order, as the txt map shows them (by pfn; a block the txt map
 does not show is offline: "none"), for tests/html/run.sh.
 "expglyphs" prints the characters of a txt map of another colour view
-(map --color) the same way, "_" for a block the map does not show.
+(map --view) the same way, "_" for a block the map does not show.
 """
 import json
 import re

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# e2e-color.sh - map --color and the census part of stats, end to end:
+# e2e-color.sh - map --view and the census part of stats, end to end:
 # a tests/mkcapture.py census capture (two censuses) drawn in each view
 # at several times and read back by pfn against the generator's facts
 # (tests/viewcheck.py), each oracle also on a doctored output it must
@@ -52,29 +52,29 @@ if ! python3 "$here/mkcapture.py" census census.dat --facts census.json ||
 fi
 
 # ---- every cell of the pollution and free views by pfn
-expect "map --color pollution (end: census 2)" 0 "" -- \
-	"$fv" map census.dat --color pollution --format txt -o pol.txt
+expect "map --view pollution (end: census 2)" 0 "" -- \
+	"$fv" map census.dat --view pollution --format txt -o pol.txt
 view pollution pol.txt census.json 1
 # between the censuses (at snapshot 2) a block shows census 1
 mid=$(fact census.json 'f["snapshots_at"][1]["at"]')
-"$fv" map census.dat -c pollution --at "$mid" --format txt -o pol1.txt
+"$fv" map census.dat --view pollution --at "$mid" --format txt -o pol1.txt
 view pollution pol1.txt census.json 0
 grep -q "as of census 1 at $(fact census.json 'f["census"][0]["at"]') s" pol1.txt &&
 	ok "pollution legend names census 1 and its time" ||
 	nok "pollution legend" "$(grep 'as of' pol1.txt)"
 # before the first census nothing is known
 first=$(fact census.json 'f["snapshots_at"][0]["at"]')
-"$fv" map census.dat -c pollution --at "$first" --format txt -o pol0.txt
+"$fv" map census.dat --view pollution --at "$first" --format txt -o pol0.txt
 grep -q "no census at or before the time drawn" pol0.txt &&
 	[ "$(python3 -c "import sys; sys.path.insert(0, '$here')
 import viewcheck; print(''.join(sorted(set(viewcheck.txt_glyphs(open('pol0.txt').read()).values()))))")" = "?" ] &&
 	ok "pollution before the first census: every block '?'" ||
 	nok "pollution before the first census" "$(tail -9 pol0.txt)"
 # the census is later than the last snapshot: its free pages
-"$fv" map census.dat --color free --format txt -o free.txt
+"$fv" map census.dat --view free --format txt -o free.txt
 view free free.txt census.json 1
 # ansi draws the same cells
-"$fv" map census.dat --color pollution --format ansi -o pol.ansi
+"$fv" map census.dat --view pollution --format ansi -o pol.ansi
 sed 's/\x1b\[[0-9;]*m//g' pol.ansi >pol-ansi.txt
 view pollution pol-ansi.txt census.json 1 | sed 's/pollution view/ansi pollution view/'
 # negative: the oracle must catch one wrong cell and the wrong census
@@ -92,25 +92,25 @@ python3 "$here/viewcheck.py" pollution pol1.txt census.json 1 >/dev/null &&
 # ---- every format draws every view
 for c in type free order pollution steals; do
 	for f in txt ansi svg html; do
-		"$fv" map census.dat --color $c --format $f -o m.$f 2>err.txt
+		"$fv" map census.dat --view $c --format $f -o m.$f 2>err.txt
 		rc=$?
 		[ $rc = 0 ] && [ ! -s err.txt ] && [ -s m.$f ] ||
-			nok "map --color $c --format $f" "status $rc" "$(cat err.txt)"
+			nok "map --view $c --format $f" "status $rc" "$(cat err.txt)"
 	done
 done && ok "map: every view in txt, ansi, svg and html"
-"$fv" map census.dat --color order --format html -o order.html
+"$fv" map census.dat --view order --format html -o order.html
 grep -q '"views":{"initial":"order"' order.html &&
-	ok "html --color order: the page opens in the order view" ||
-	nok "html --color order: initial view"
-"$fv" map census.dat --color order --format svg -o order.svg
+	ok "html --view order: the page opens in the order view" ||
+	nok "html --view order: initial view"
+"$fv" map census.dat --view order --format svg -o order.svg
 n=$(grep -c 'class="key"' order.svg)
 [ "$n" = 13 ] && grep -q '>largest free order per block</text>' order.svg &&
 	ok "svg order view: title and 13 legend keys" ||
 	nok "svg order view legend" "$n keys"
 "$fv" map census.dat --format txt -o type.txt
-"$fv" map census.dat --color type --format txt -o type2.txt
-cmp -s type.txt type2.txt && ok "--color type is the default map" ||
-	nok "--color type differs from the default map"
+"$fv" map census.dat --view type --format txt -o type2.txt
+cmp -s type.txt type2.txt && ok "--view type is the default map" ||
+	nok "--view type differs from the default map"
 
 # ---- stats: the census part against the generator's figures
 expect "stats --format json of a census capture" 0 "" -- \
@@ -140,19 +140,22 @@ grep -q "^census,0,Normal,,,,,,,,,,seq,2$" s.csv &&
 	nok "stats without a census"
 
 # ---- a view the capture has no data for: one line, exit 3
-expect "--color pollution without a census" 3 \
-	"fragview: no mobility:pageblock_census events in mob.dat: --color pollution needs a census (echo 1 > /sys/kernel/debug/mobility/census while recording)" \
-	-- "$fv" map mob.dat --color pollution
-expect "--color steals without steal events" 3 \
-	"fragview: no mobility:pageblock_steal events in v2.dat: --color steals needs them (record with -e mobility:pageblock_steal)" \
-	-- "$fv" map v2.dat --color steals --format svg
-expect "--color with an unknown view" 64 \
+expect "--view pollution without a census" 3 \
+	"fragview: no mobility:pageblock_census events in mob.dat: --view pollution needs a census (echo 1 > /sys/kernel/debug/mobility/census while recording)" \
+	-- "$fv" map mob.dat --view pollution
+expect "--view steals without steal events" 3 \
+	"fragview: no mobility:pageblock_steal events in v2.dat: --view steals needs them (record with -e mobility:pageblock_steal)" \
+	-- "$fv" map v2.dat --view steals --format svg
+expect "--view with an unknown view" 64 \
 	"fragview: map: bad view 'heat' (want type, free, order, pollution or steals) (see 'fragview map --help')" \
+	-- "$fv" map mob.dat --view heat
+expect "--color with neither a WHEN nor a view" 64 \
+	"fragview: map: bad --color 'heat' (want auto, always or never) (see 'fragview map --help')" \
 	-- "$fv" map mob.dat --color heat
 expect "--color without its value" 64 \
 	"fragview: map: option '--color' needs a value (see 'fragview map --help')" \
 	-- "$fv" map mob.dat --color
-"$fv" map mob.dat --color pollution -o refused.txt 2>/dev/null
+"$fv" map mob.dat --view pollution -o refused.txt 2>/dev/null
 [ $? = 3 ] && [ ! -e refused.txt ] && ok "a refused view writes no file" ||
 	nok "a refused view wrote a file"
 
@@ -188,10 +191,10 @@ python3 "$here/viewcheck.py" pollution doctored.txt rfacts.json 1 >/dev/null &&
 	nok "viewcheck with report facts misses a doctored cell" ||
 	ok "viewcheck with report facts catches a doctored cell"
 at=$(census_end report.txt 1)
-"$fv" map census.dat -c pollution --at "$at" --format txt -o pol-end1.txt
+"$fv" map census.dat --view pollution --at "$at" --format txt -o pol-end1.txt
 view pollution pol-end1.txt rfacts.json 0 |
 	sed 's/pollution view/at the end of census 1 (trace-cmd report -t): pollution view/'
-"$fv" map census.dat -c pollution --at "$(python3 -c "print('%.9f' % (float('$at') - 1e-9))")" \
+"$fv" map census.dat --view pollution --at "$(python3 -c "print('%.9f' % (float('$at') - 1e-9))")" \
 	--format txt -o pol-before1.txt
 python3 "$here/viewcheck.py" pollution pol-before1.txt rfacts.json 0 >/dev/null &&
 	nok "a map 1 ns before census 1 ended passes as census 1's" ||
@@ -209,14 +212,14 @@ if [ -e "$cap" ]; then
 	else
 		nok "fixture v2-census.dat: no census in its report"
 	fi
-	expect "fixture v2-census.dat: map --color pollution" 0 "" -- \
-		"$fv" map "$cap" --color pollution --format txt -o fix-pol.txt
+	expect "fixture v2-census.dat: map --view pollution" 0 "" -- \
+		"$fv" map "$cap" --view pollution --format txt -o fix-pol.txt
 	view pollution fix-pol.txt fix-facts.json $((n - 1)) |
 		sed 's/pollution view/fixture v2-census.dat: pollution view/'
 	if [ "$n" -ge 2 ]; then
 		# right after the first census: every block shows it
 		at=$(census_end fix-report.txt "$(fact fix-facts.json 'f["census"][0]["seq"]')")
-		"$fv" map "$cap" --color pollution --at "$at" --format txt -o fix-pol0.txt
+		"$fv" map "$cap" --view pollution --at "$at" --format txt -o fix-pol0.txt
 		view pollution fix-pol0.txt fix-facts.json 0 |
 			sed 's/pollution view/fixture v2-census.dat at the first census: pollution view/'
 	fi
@@ -225,7 +228,7 @@ if [ -e "$cap" ]; then
 	view stats fix.json fix-facts.json |
 		sed 's/stats census/fixture v2-census.dat: stats census/'
 	for c in free order steals; do
-		expect "fixture v2-census.dat: --color $c" 0 "" -- \
-			"$fv" map "$cap" --color $c --format txt -o fix-$c.txt
+		expect "fixture v2-census.dat: --view $c" 0 "" -- \
+			"$fv" map "$cap" --view $c --format txt -o fix-$c.txt
 	done
 fi

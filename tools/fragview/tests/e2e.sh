@@ -259,8 +259,8 @@ expect "unknown command" 64 "fragview: 'frob' is not a fragview command (see 'fr
 	-- "$fv" frob
 expect "unknown global option" 64 "fragview: unknown option '--frob' (see 'fragview --help')" \
 	-- "$fv" --frob
-expect "missing operand" 64 "fragview: check: missing CAPTURE (a trace.dat file) (see 'fragview check --help')" \
-	-- "$fv" check
+expect "no operand: trace.dat, as trace-cmd report reads" 3 \
+	"fragview: trace.dat: No such file or directory" -- "$fv" check
 expect "option without value" 64 "fragview: stats: option '--format' needs a value (see 'fragview stats --help')" \
 	-- "$fv" stats mob.dat --format
 expect "unknown format" 64 "fragview: stats: unknown format 'svg' (one of txt|csv|json) (see 'fragview stats --help')" \
@@ -309,11 +309,14 @@ for c in map stats check dump compact; do
 	expect "$c: extra operand, 64" 64 \
 		"fragview: $c: unexpected argument 'mob7.dat' (see 'fragview $c --help')" \
 		-- "$fv" $c mob.dat mob7.dat
-	what="CAPTURE (a trace.dat file)"
-	[ $c = dump ] && what="FILE (a pageblock dump, or - for standard input)"
-	expect "$c: missing operand, 64" 64 \
-		"fragview: $c: missing $what (see 'fragview $c --help')" \
-		-- "$fv" $c
+	if [ $c = dump ]; then
+		expect "$c: missing operand, 64" 64 \
+			"fragview: $c: missing FILE (a pageblock dump, or - for standard input) (see 'fragview $c --help')" \
+			-- "$fv" $c
+	else
+		expect "$c: no operand reads trace.dat" 3 \
+			"fragview: trace.dat: No such file or directory" -- "$fv" $c
+	fi
 	expect "$c: unreadable input, 3" 3 \
 		"fragview: nosuch.dat: No such file or directory" \
 		-- "$fv" $c nosuch.dat
@@ -513,6 +516,10 @@ python3 "$here/mutate.py" "$fv" mob.dat 200 | tail -1
 
 # ---- blame: the real polluter capture, captures without stacks, stock
 "$here/e2e-blame.sh" "$fv"
+
+# ---- the conventions of trace-cmd, perf and git: input, formats,
+# colour, windows and filters, pager, SIGPIPE, help, completion
+"$here/e2e-conv.sh" "$fv"
 
 # ---- man pages: OPTIONS from the option tables, every -h option in them
 "$here/man-sync.sh" "$fv"

@@ -105,6 +105,10 @@ static void test_parse_time(void)
 	CHECK_EQ(parse_time("1e3", &ns, &rel), -1);
 	CHECK_EQ(parse_time("99999999999999999999", &ns, &rel), -1);
 	CHECK_EQ(parse_time("18446744073", &ns, &rel), -1);	/* > 2^64 ns */
+	/* a relative time beyond 2^63 ns could wrap when added */
+	CHECK_EQ(parse_time("+9223372036.854775808", &ns, &rel), -1);
+	CHECK_EQ(parse_time("+9223372036.854775807", &ns, &rel), 0);
+	CHECK_EQ(ns, 9223372036854775807ULL);
 }
 
 static void test_parse_zone(void)

@@ -6,7 +6,7 @@ usage: viewcheck.py pollution|free MAP.txt FACTS.json CENSUS
        viewcheck.py stats STATS.json FACTS.json
        viewcheck.py facts REPORT.txt > FACTS.json
 
-MAP.txt is `fragview map --format txt --color pollution|free` of a
+MAP.txt is `fragview map --format txt --view pollution|free` of a
 `mkcapture.py census` capture at a time whose latest census is number
 CENSUS (0-based) of FACTS.json (--facts), and for free later than any
 snapshot.  Every cell, read back by pfn, must be the bucket of the

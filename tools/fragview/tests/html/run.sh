@@ -8,7 +8,7 @@
 # txt map at those times, adds the checks of html/selftest.js to the page
 # (fragview leaves test code out of what it writes), opens it with
 # "#selftest;exp=TS:TYPES;..." (and "vexp=VIEW@TS:GLYPHS" for each colour
-# view, from the txt map --color VIEW) and reads the PASS/FAIL lines the page writes
+# view, from the txt map --view VIEW) and reads the PASS/FAIL lines the page writes
 # into <pre id="selftest"> (--dump-dom).  Also checks the browser log for uncaught errors, takes
 # screenshots into out/html/ and measures a 1 M event capture.
 #
@@ -222,7 +222,7 @@ capture_test() {
 		echo "exp=$ts:$types" >>"$out/$name.exp"
 		# each colour view the capture has data for, the same way
 		for view in free order pollution steals; do
-			"$fv/fragview" map "$cap" --format txt --color $view \
+			"$fv/fragview" map "$cap" --format txt --view $view \
 				--at "$secs" -o "$out/$name-$num-$view.txt" \
 				2>/dev/null || continue
 			glyphs=$(python3 "$fv/tests/cellpfn.py" expglyphs \
@@ -318,16 +318,16 @@ if python3 "$fv/tests/mkcapture.py" census "$out/census.dat" \
 		fi
 	done
 	# the page opens in the view --color asks for
-	"$fv/fragview" map "$out/census.dat" --format html --color pollution \
+	"$fv/fragview" map "$out/census.dat" --format html --view pollution \
 		-o "$out/census-pol.html"
 	add_selftest "$out/census-pol.html"
 	selftest_quiet=1 selftest census-pol "$out/census-pol.html" "$out/census.exp"
 	if grep -q '^PASS view-opened' "$out/census-pol.selftest" &&
 	   grep -q '"views":{"initial":"pollution"' "$out/census-pol.html" &&
 	   ! grep -q '^FAIL' "$out/census-pol.selftest"; then
-		ok "census: --color pollution opens the page in that view"
+		ok "census: --view pollution opens the page in that view"
 	else
-		not_ok "census: page of --color pollution (see $out/census-pol.selftest)"
+		not_ok "census: page of --view pollution (see $out/census-pol.selftest)"
 	fi
 	screenshot census-pollution "file://$out/census.html#c=pollution"
 	# negative: every bucket of every view the same colour must fail
