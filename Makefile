@@ -87,7 +87,7 @@ kernelshark:
 	@tools/deps.sh kernelshark
 	@kernelshark/run.sh $(CAPTURE)
 
-## install      fragview, its man pages and the KernelShark plugin, where
+## install      fragview, its man pages, bash completion and the KernelShark plugin, where
 ##              Debian puts trace-cmd's and kernelshark's (PREFIX, DESTDIR)
 install:
 	@$(MAKE) --no-print-directory -C tools/fragview install

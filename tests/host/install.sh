@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # description: fragview installs like a Debian tool.  `make install
-# DESTDIR=... PREFIX=/usr` puts fragview, its man pages and the KernelShark
-# plugin in the directories where Debian's trace-cmd and kernelshark
+# DESTDIR=... PREFIX=/usr` puts fragview, its man pages, its bash
+# completion and the KernelShark plugin in the directories where Debian's trace-cmd and kernelshark
 # packages put theirs (read from `dpkg -L`), and nothing else; PREFIX is
 # honoured.  dpkg-buildpackage -b -us -uc, in a scratch copy of the working
 # tree, builds the fragview and kernelshark-plugin-fragview .debs; they are
@@ -45,11 +45,13 @@ debdir() {	# debdir PACKAGE REGEX: the directory of PACKAGE's first match
 bindir=$(debdir trace-cmd '/bin/trace-cmd$')
 mandir=$(debdir trace-cmd '/man1/trace-cmd\.1\.gz$')
 plugindir=$(debdir kernelshark '/kernelshark/plugins/plugin-[^/]*\.so$')
-if [ -z "$bindir" ] || [ -z "$mandir" ] || [ -z "$plugindir" ]; then
+compdir=$(debdir trace-cmd '/bash-completion/completions/trace-cmd[^/]*$')
+if [ -z "$bindir" ] || [ -z "$mandir" ] || [ -z "$plugindir" ] ||
+   [ -z "$compdir" ]; then
 	result 1 "trace-cmd and kernelshark are installed (tools/deps.sh)"
 	finish
 fi
-echo "# Debian's layout: $bindir, $mandir, $plugindir"
+echo "# Debian's layout: $bindir, $mandir, $plugindir, $compdir"
 
 mapfile -t mans < <(cd "$top/tools/fragview/Documentation" && ls -- *.1)
 [ ${#mans[@]} -gt 0 ] || { result 1 "man pages in tools/fragview/Documentation"; finish; }
@@ -61,6 +63,7 @@ expected() {
 	[ "$1" = deb ] && gz=.gz
 	{
 		echo "$bindir/fragview"
+		echo "$compdir/fragview"
 		for m in "${mans[@]}"; do echo "$mandir/$m$gz"; done
 		echo "$plugindir/plugin-mobility.so"
 		if [ "$1" = deb ]; then
@@ -100,7 +103,26 @@ rc=$?
 [ $rc -eq 0 ] || say "$tmp/install.log"
 result $rc "make install DESTDIR=... PREFIX=/usr"
 layout "$stage" make
-result $? "make install: fragview, ${#mans[@]} man pages and the plugin where trace-cmd and kernelshark keep theirs, nothing else"
+result $? "make install: fragview, ${#mans[@]} man pages, the bash completion and the plugin where trace-cmd and kernelshark keep theirs, nothing else"
+
+# completes ROOT: the installed completion, run on the installed binary,
+# offers map's options and the commands
+completes() {
+	local root=$1
+	PATH=$root/$bindir:$PATH bash -c '
+		. "$1"
+		COMP_WORDS=(fragview ma); COMP_CWORD=1; _fragview
+		echo "cmd: ${COMPREPLY[*]}"
+		COMP_WORDS=(fragview map --vi); COMP_CWORD=2; _fragview
+		echo "opt: ${COMPREPLY[*]}"
+		COMP_WORDS=(fragview map --view st); COMP_CWORD=3; _fragview
+		echo "val: ${COMPREPLY[*]}"' _ "$root/$compdir/fragview"
+}
+completes "$stage" > "$tmp/complete" 2>&1
+printf 'cmd: map\nopt: --view\nval: steals\n' | cmp -s - "$tmp/complete"
+rc=$?
+[ $rc -eq 0 ] || say "$tmp/complete"
+result $rc "make install: the bash completion completes commands, options and their values"
 
 staged_fv=$stage/$bindir/fragview
 out=$("$staged_fv" --version 2>&1)
@@ -156,7 +178,17 @@ rc=0
 for d in "${debs[@]}"; do dpkg-deb -x "$d" "$root" || rc=1; done
 result $rc "dpkg-deb -x the packages into a scratch root"
 layout "$root" deb
-result $? "packages: fragview, ${#mans[@]} gzipped man pages, the plugin and their doc files where Debian keeps them, nothing else"
+result $? "packages: fragview, ${#mans[@]} gzipped man pages, the bash completion, the plugin and their doc files where Debian keeps them, nothing else"
+completes "$root" > "$tmp/complete" 2>&1
+printf 'cmd: map\nopt: --view\nval: steals\n' | cmp -s - "$tmp/complete"
+result $? "package: the bash completion completes commands, options and their values"
+# fragview help opens the installed, gzipped page (a man that says how it was called)
+mkdir -p "$tmp/fakeman"
+printf '#!/bin/sh\necho "man $*"\n' > "$tmp/fakeman/man"
+chmod +x "$tmp/fakeman/man"
+out=$(PATH=$tmp/fakeman:$PATH "$root/$bindir/fragview" help stats 2>&1)
+[ "$out" = "man -l $root/$bindir/../share/man/man1/fragview-stats.1.gz" ]
+result $? "package: fragview help stats opens its installed page ($out)"
 
 fv=$root/$bindir/fragview
 "$fv" --help > "$tmp/help" 2>&1 && grep -q '^usage: fragview' "$tmp/help"
