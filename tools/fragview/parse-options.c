@@ -46,16 +46,15 @@ void print_and_exit(const char *text)
 	exit_after_stdout();
 }
 
-/* "type|free|order": an OPTION_CHOICE's values */
-static void choices_text(const struct option *o, const char *sep, char *buf,
-			 size_t size)
+/* "type free order": the values completion offers */
+static void choices_text(const struct option *o, char *buf, size_t size)
 {
 	size_t used = 0;
 
 	buf[0] = '\0';
 	for (const char *const *c = o->choices; *c && used < size; c++)
 		used += snprintf(buf + used, size - used, "%s%s",
-				 c == o->choices ? "" : sep, *c);
+				 c == o->choices ? "" : " ", *c);
 }
 
 /* "type, free or order" */
@@ -222,6 +221,8 @@ static int parse_long(const struct cmd_syntax *cmd, const char *name,
 	o = find_long(cmd, name, len);
 	if (!o)
 		bad_usage(cmd, "unknown option '--%.*s'", (int)len, name);
+	if (o->type == OPTION_NOT_HERE)		/* why, even without a value */
+		take(cmd, o, NULL);
 	if (!o->argh) {
 		if (eq)
 			bad_usage(cmd, "option '--%s' takes no value",
@@ -294,18 +295,6 @@ int parse_options(const struct cmd_syntax *cmd, int argc, char **argv)
 	while (i < argc)
 		argv[nr++] = argv[i++];
 	return nr;
-}
-
-const char *parse_options_one_operand(const struct cmd_syntax *cmd,
-				      int argc, char **argv)
-{
-	int nr = parse_options(cmd, argc, argv);
-
-	if (!nr)
-		bad_usage(cmd, "missing %s", cmd->missing);
-	if (nr > 1)
-		bad_usage(cmd, "unexpected argument '%s'", argv[1]);
-	return argv[0];
 }
 
 /* Appends word to a line at column col, wrapping to indent. */
@@ -515,7 +504,7 @@ void options_list(const struct cmd_syntax *cmd, FILE *f)
 		if (o->long_name)
 			fprintf(f, "--%s", o->long_name);
 		if (o->choices) {
-			choices_text(o, " ", choices, sizeof(choices));
+			choices_text(o, choices, sizeof(choices));
 			fprintf(f, "=%s", choices);
 		} else if (o->argh) {
 			fprintf(f, "=%s", option_takes_file(o) ? "FILE" : "");

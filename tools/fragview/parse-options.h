@@ -100,10 +100,6 @@ struct cmd_syntax {
  */
 int parse_options(const struct cmd_syntax *cmd, int argc, char **argv);
 
-/* parse_options() for a command of exactly one operand: returns it. */
-const char *parse_options_one_operand(const struct cmd_syntax *cmd,
-				      int argc, char **argv);
-
 /* The text of -h: usage line, about, options, epilogue. */
 void usage_with_options(const struct cmd_syntax *cmd, FILE *f);
 

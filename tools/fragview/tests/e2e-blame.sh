@@ -120,7 +120,7 @@ expect "blame --by bogus" 64 \
 	"fragview: blame: bad grouping 'bogus' (want stack, task or site) (see 'fragview blame --help')" -- \
 	"$fv" blame mob.dat --by bogus
 expect "blame --top -1" 64 \
-	"fragview: blame: bad count '-1' (want a number, 0 for all) (see 'fragview blame --help')" -- \
+	"fragview: blame: bad count '-1' (want a whole number from 0 to 1000000) (see 'fragview blame --help')" -- \
 	"$fv" blame mob.dat --top -1
 expect "blame --format svg" 64 \
 	"fragview: blame: unknown format 'svg' (one of txt|csv|json) (see 'fragview blame --help')" -- \

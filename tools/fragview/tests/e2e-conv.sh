@@ -205,6 +205,9 @@ for r in "map:cpu 0:a map replays the flips of every CPU" \
 		"fragview: $c: --${o% *} does not apply here: $why (see 'fragview $c --help')" \
 		-- "$fv" $c mob.dat --$o
 done
+expect "a refused filter without its value: still why" 64 \
+	"fragview: check: --cpu does not apply here: a replay needs the flips of every CPU (see 'fragview check --help')" \
+	-- "$fv" check mob.dat --cpu
 # blame --pid / --comm on the polluter capture
 pol=$top/tests/fixtures/v2-polluter.dat
 if [ -e "$pol" ]; then
