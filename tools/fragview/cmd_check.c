@@ -21,8 +21,11 @@ static const char about[] =
 "'check: N blocks, M flips replayed, K mismatches', one line per\n"
 "mismatched block, and one line per sign of missing events: ring-buffer\n"
 "overruns (CPU, how many, when), incomplete snapshots, flip gen gaps.\n"
-"Exit status: 0 exact, 1 mismatches, 2 the replay cannot be exact (events\n"
-"are missing), 3 unreadable capture (or fewer than two snapshots),\n"
+"An event the ABI says no kernel writes (a flip from a type to itself, a\n"
+"steal of a smaller buddy than asked, ...) is named on one line\n"
+"'check: impossible event: ...'.\n"
+"Exit status: 0 exact, 1 mismatches or an impossible event, 2 the replay\n"
+"cannot be exact (events are missing), 3 unreadable capture (or fewer than two snapshots),\n"
 "4 the result cannot be written, 64 usage error.\n";
 
 static void put_issues(FILE *f, const struct fv_issues *is)
@@ -33,6 +36,21 @@ static void put_issues(FILE *f, const struct fv_issues *is)
 		fv_issue_text(&is->v[i], line, sizeof(line));
 		fprintf(f, "%s\n", line);
 	}
+}
+
+/* The first event no kernel writes: what, when, why; how many more. */
+static void put_impossible(FILE *f, const struct fv_model *m)
+{
+	uint64_t ts = m->impossible.ts;
+
+	fprintf(f, "check: impossible event: %s on CPU %d at %llu.%09llu s: %s",
+		fv_ev_kind_name(m->impossible.kind), m->impossible.cpu,
+		(unsigned long long)(ts / 1000000000),
+		(unsigned long long)(ts % 1000000000), m->impossible_why);
+	if (m->nr_impossible > 1)
+		fprintf(f, " (and %llu more)",
+			(unsigned long long)(m->nr_impossible - 1));
+	fputc('\n', f);
 }
 
 int cmd_check(int argc, char **argv)
@@ -89,10 +107,14 @@ int cmd_check(int argc, char **argv)
 		fprintf(out.f, "note: %llu flips started from another type than the replay's (a type change without a flip event, or lost events)\n",
 			(unsigned long long)m.flip_old_mismatch);
 	put_issues(out.f, &is);
+	if (m.nr_impossible)
+		put_impossible(out.f, &m);
 	if (is.nr)
 		fprintf(out.f, "check: the replay cannot be exact: events are missing\n");
 	if (out_close(&out))
 		ret = EXIT_NO_OUTPUT;
+	else if (m.nr_impossible)
+		ret = EXIT_MISMATCH;
 	else if (is.nr)
 		ret = EXIT_INEXACT;
 	else

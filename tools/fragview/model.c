@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "abi.h"
 #include "compaction.h"
 #include "model.h"
 #include "util.h"
@@ -678,6 +679,7 @@ int fv_model_apply(struct fv_model *m, const struct fv_event *ev)
 	struct model_priv *p = P(m);
 	uint64_t ts = ev->ts;
 	struct fv_bucket *bk;
+	const char *why;
 
 	if (!p->started) {
 		p->started = true;
@@ -693,6 +695,12 @@ int fv_model_apply(struct fv_model *m, const struct fv_event *ev)
 	if (ev->kind >= FV_EV_NR)
 		return 0;
 	m->nr_events[ev->kind]++;
+	why = fv_event_impossible(ev, m->pageblock_order);
+	if (why && !m->nr_impossible++) {
+		m->impossible = *ev;
+		m->impossible.ts = ts;
+		m->impossible_why = why;
+	}
 	if (fv_compact_kind(ev->kind) || ev->kind == FV_EV_MIGRATE)
 		fv_compact_apply(m->compact, ev, ts);
 

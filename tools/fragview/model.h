@@ -415,6 +415,10 @@ struct fv_model {
 	uint32_t nr_snapshots;		/* distinct pageblock_state seq runs seen */
 	uint64_t out_of_order;		/* events older than their predecessor */
 	uint64_t flip_old_mismatch;	/* flips whose old_mt != replayed type */
+	/* events the ABI says no kernel writes (abi.h): count, first one */
+	uint64_t nr_impossible;
+	struct fv_event impossible;
+	const char *impossible_why;
 	/* ABI v2: generations, snapshot boundaries; lost events */
 	bool have_gen;			/* a state or flip carried a gen */
 	bool expect_snap_events;	/* the capture has pageblock_snapshot */

@@ -4,6 +4,7 @@
 
 usage: doctor.py IN.dat OUT.dat drop CPU PAGE
        doctor.py IN.dat OUT.dat hide EVENT N
+       doctor.py IN.dat OUT.dat set EVENT N FIELD VALUE|=FIELD2
 
 IN.dat is converted to an uncompressed trace.dat v6 (trace-cmd convert),
 then, in the ring-buffer pages of the flyrecord section:
@@ -58,6 +59,28 @@ def records(d, off, size):
                 p += 4 + tl * 4
 
 
+def nth_record(d, cpus, fid, n):
+    """(payload offset, CPU) of the N-th record of event id FID."""
+    seen = 0
+    for cpu, (off, size) in enumerate(cpus):
+        for p, _ in records(d, off, size):
+            if struct.unpack_from("<H", d, p)[0] != fid:
+                continue
+            if seen == n:
+                return p, cpu
+            seen += 1
+    sys.exit("doctor.py: only %d records of id %d" % (seen, fid))
+
+
+def field_at(fmts, name, field):
+    """(offset, size) of FIELD in EVENT's format."""
+    block = fmts[fmts.index("name: %s\n" % name):]
+    m = re.search(r"field:[^;]*\b%s;\s*offset:(\d+);\s*size:(\d+);" % field, block)
+    if not m:
+        sys.exit("doctor.py: %s has no field %s" % (name, field))
+    return int(m.group(1)), int(m.group(2))
+
+
 def main():
     src, out, what = sys.argv[1], sys.argv[2], sys.argv[3]
     with tempfile.NamedTemporaryFile(suffix=".dat") as t:
@@ -78,6 +101,18 @@ def main():
         struct.pack_into("<Q", d, at,
                          struct.unpack_from("<Q", d, at)[0] | MISSED_EVENTS)
         print("CPU %d page %d: missed events flag set" % (cpu, page))
+    elif what == "set":
+        name, n, field, value = sys.argv[4], int(sys.argv[5]), sys.argv[6], sys.argv[7]
+        fid = int(re.search(r"name: %s\nID: (\d+)" % name, fmts).group(1))
+        p, cpu = nth_record(d, cpus, fid, n)
+        off, size = field_at(fmts, name, field)
+        if value.startswith("="):
+            o2, s2 = field_at(fmts, name, value[1:])
+            v = int.from_bytes(d[p + o2:p + o2 + s2], "little")
+        else:
+            v = int(value, 0)
+        d[p + off:p + off + size] = (v % (1 << 8 * size)).to_bytes(size, "little")
+        print("%s #%d on CPU %d: %s = %d" % (name, n, cpu, field, v))
     elif what == "hide":
         name, n = sys.argv[4], int(sys.argv[5])
         fid = int(re.search(r"name: %s\nID: (\d+)" % name, fmts).group(1))

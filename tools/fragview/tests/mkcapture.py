@@ -421,11 +421,15 @@ def gen_mobility(n_events, seed=1, lose_flip=False, snapshots=3,
             elif kind < 0.55:
                 claimed = rng.random() < 0.3
                 alloc = rng.choice(["Unmovable", "Reclaimable"])
+                # drawn in this order: the captures stay as they were
+                at, moved, alike = (rng.randrange(512) for _ in range(3))
+                order, fallback = rng.randrange(4), rng.randrange(4, 10)
                 cpus[cpu].append((ts, record(
-                    "pageblock_steal", pfn=pfn + rng.randrange(512),
-                    block_pfn=pfn, nid=0, free_moved=rng.randrange(512),
-                    alike=rng.randrange(512), zone=ZONE_NUM[zone],
-                    order=rng.randrange(4), fallback_order=rng.randrange(4, 10),
+                    # the first pfn of an order-fallback buddy (the ABI)
+                    "pageblock_steal", pfn=pfn + (at >> fallback << fallback),
+                    block_pfn=pfn, nid=0, free_moved=moved,
+                    alike=alike, zone=ZONE_NUM[zone],
+                    order=order, fallback_order=fallback,
                     alloc_mt=MT_NUM[alloc], block_mt=MT_NUM[sim.mt[pfn]],
                     claimed=int(claimed))))
                 facts["steals"] += 1
