@@ -9,39 +9,13 @@
 # usage: events.py [--drain-reasons a,b] [--flip-reasons a,b] DIR...
 import argparse
 import os
+from abi import SYMBOLIC, CENSUS
 from report import Tap, events, read_pageblocks
 
-# The names of tracepoints/README.md: those of the 6.1 and of the 6.12
-# series together (merge and damon only on 6.12, MIGRATE_SYNC_NO_COPY only
-# on 6.1); tracepoints/check-abi.sh holds each kernel's formats to its own.
-MT = {'Unmovable', 'Movable', 'Reclaimable', 'HighAtomic', 'CMA', 'Isolate'}
-ZONE = {'DMA', 'DMA32', 'Normal', 'HighMem', 'Movable', 'Device'}
-MODE = {'MIGRATE_ASYNC', 'MIGRATE_SYNC_LIGHT', 'MIGRATE_SYNC', 'MIGRATE_SYNC_NO_COPY'}
-MR = {'compaction', 'memory_failure', 'memory_hotplug', 'syscall_or_cpuset',
-      'mempolicy_mbind', 'numa_misplaced', 'contig_range', 'longterm_pin', 'demotion',
-      'damon'}
-SYMBOLIC = {
-    'pageblock_steal': {'zone': ZONE, 'alloc_mt': MT, 'block_mt': MT},
-    # v2: online/offline flips from/to 'none' (the block is not in the map)
-    'pageblock_flip': {'zone': ZONE, 'old_mt': MT | {'none'}, 'new_mt': MT | {'none'},
-                       'reason': {'steal', 'highatomic_reserve', 'highatomic_unreserve',
-                                  'isolate', 'unisolate', 'cma', 'isolate_free', 'init',
-                                  'online', 'merge', 'offline'}},
-    'pcp_drain': {'zone': ZONE,
-                  'reason': {'free_high', 'vmstat', 'local', 'all', 'cpu_dead'}},
-    # dst_mt is 'none' when no destination page was allocated (dst_pfn=0)
-    'migrate_folio': {'src_mt': MT, 'dst_mt': MT | {'none'}, 'mode': MODE, 'reason': MR},
-    'pageblock_state': {'zone': ZONE, 'mt': MT},
-    'pageblock_snapshot': {'zone': ZONE, 'phase': {'begin', 'end'}},      # v2 only
-    'pageblock_census': {'zone': ZONE, 'mt': MT},                          # patch 9
-}
 V2_ONLY = {'pageblock_snapshot', 'pageblock_census'}
 PFNS = {'pageblock_steal': ('pfn', 'block_pfn'), 'pageblock_flip': ('pfn',),
         'migrate_folio': ('src_pfn',), 'pageblock_state': ('pfn',),
         'pageblock_census': ('pfn',)}
-CENSUS = ('free', 'lru', 'movable_ops', 'slab_reclaimable', 'slab_unmovable',
-          'pgtable', 'kernel', 'free_pcp', 'reserved', 'offline')
-
 
 
 def inconsistent(e):

@@ -203,6 +203,22 @@ case_ drain-stale-type drain.py v612-drain.report.gz v612-drain.pageblocks \
 case_ high-order-as-movable drain.py v612-drain.report.gz v612-drain.pageblocks \
 	'every batch equals' -- --pageblocks @SIDE@ --per-page-type drain
 
+# fields.py (every field in its documented domain) passes on every real
+# capture of both bases: the reports cut from guest runs and the committed
+# captures but bigtrace.dat (a million snapshot records of the same events);
+# each of its checks fails on a capture doctored for it in the mutation
+# suite's self-tests (tests/host/mutants.py --self-tests)
+for r in "$F"/*.report.gz "$here"/../fixtures/{idle,fragment,migrate,v2-*,v612-*}.dat; do
+	pb=${r%.report.gz}
+	pb=${pb%.dat}.pageblocks
+	args=()
+	[ -e "$pb" ] && args=(--pageblocks "$pb")
+	out=$(python3 "$here/fields.py" --report "$r" --name "${r##*/}" "${args[@]}" 2>&1)
+	rc=$?
+	[ $rc -eq 0 ] || sed 's/^/#   /' <<<"$out"
+	result $rc "fields.py passes on the real capture ${r##*/}${args:+ and its pageblocks}"
+done
+
 echo "# defect -> caught (mutation of a real report; oracle; fixture; the failing check)"
 for row in "${table[@]}"; do
 	IFS='|' read -r d o fx c why <<<"$row"
