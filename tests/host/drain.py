@@ -44,8 +44,12 @@ drains = pages = checked_zone = 0
 biggest = longest = 0   # the largest and longest complete batch
 v2 = None
 bad, short_first, wrong_cpu, wrong_zone, reasons = [], [], [], [], {}
+cpus = set()        # the CPUs that recorded events: those that exist
+drained = []        # every pcp_drain
+dead_cpu = []
 wrong_type, typed = [], 0
 for i, e in enumerate(events(a.capture)):
+    cpus.add(e.cpu)
     if e.name != 'mm_page_pcpu_drain' and e.cpu in acc:
         acc[e.cpu]['cut'] = False      # a batch runs with irqs off: nothing between
     if e.name in ('pageblock_state', 'pageblock_flip'):
@@ -103,8 +107,13 @@ for i, e in enumerate(events(a.capture)):
     seen.add(e.cpu)
     if sum(e.num(k) for k in keys) != want['total']:
         bad.append('%s: the per-type counts do not add up to total' % e)
+    drained.append(e)
     if reason in OWN_CPU and e.num('cpu') != e.cpu:
         wrong_cpu.append('%s: reason %s runs on the owner, but ran on cpu %d' % (e, reason, e.cpu))
+    # a dead CPU runs nothing: its lists are drained by the CPU that
+    # took it down (page_alloc_cpu_dead())
+    if reason == 'cpu_dead' and e.num('cpu') == e.cpu:
+        dead_cpu.append('%s: a dead cpu drains nothing, yet cpu= is the running one' % e)
     zones = a_['zones'] - {None}
     if zones:
         checked_zone += 1
@@ -135,12 +144,18 @@ t.check(not bad, 'every batch equals its per-page mm_page_pcpu_drain events (%s%
         % ('v2, nr_high_order = order > %d' % COSTLY_ORDER if v2 else 'v1',
            '' if by_list else ', low-order lists summed'), bad)
 if not by_list:
-    t.check(typed > 0 and not wrong_type, "every per-page drain's migratetype is its block's "
-            'replayed type (%d pages checked)' % typed, wrong_type)
+    t.check((typed > 0 or not drains) and not wrong_type, "every per-page drain's "
+            "migratetype is its block's replayed type (%d pages checked)" % typed, wrong_type)
 t.check(not short_first, 'no first batch on a cpu has more per-page events than it counts',
         short_first)
 t.check(not left, 'every per-page drain event belongs to a pcp_drain batch', left)
 t.check(not wrong_cpu, 'cpu= is the cpu that ran free_high/vmstat/local drains', wrong_cpu)
-t.check(checked_zone > 0 and not wrong_zone, 'nid/zone are those of the drained pages '
-        '(%d batches checked)' % checked_zone, wrong_zone)
+nowhere = ['%s: no cpu %d in the capture (cpus %s)' % (e, e.num('cpu'), sorted(cpus))
+           for e in drained if e.num('cpu') not in cpus]
+t.check(not nowhere, 'cpu= of every batch is a CPU of the capture (%d CPUs)' % len(cpus),
+        nowhere)
+t.check(not dead_cpu, 'cpu= of cpu_dead drains is the dead cpu, not the one running '
+        '(%d batches)' % reasons.get('cpu_dead', 0), dead_cpu)
+t.check((checked_zone > 0 or not drains) and not wrong_zone, 'nid/zone are those of the '
+        'drained pages (%d batches checked)' % checked_zone, wrong_zone)
 t.done()

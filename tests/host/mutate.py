@@ -106,6 +106,31 @@ def drain_wrong_cpu(L, side):
     return L
 
 
+def _first_drain(L, reason):
+    return next(i for i, l in enumerate(L) if ev(l) == 'pcp_drain' and field(l, 'reason') == reason)
+
+
+def drain_dead_cpu_as_running(L, side):
+    """A drain of a dead CPU's lists (cpu_dead) that reports the CPU
+    running it."""
+    L = list(L)
+    i = _first_drain(L, 'cpu_dead')
+    L[i] = setf(L[i], 'cpu', EV.search(L[i]).group(1))
+    return L
+
+
+def drain_on_missing_cpu(L, side):
+    """A drain of all CPUs' lists (reason all) naming a CPU the machine
+    does not have."""
+    L = list(L)
+    i = _first_drain(L, 'all')
+    L[i] = setf(L[i], 'cpu', 1 + max(int(EV.search(l).group(1)) for l in L if EV.search(l)))
+    return L
+
+
+
+
+
 def dup_success(L, side):
     """The first successful migration of a moved page is reported twice."""
     i = _moved_success(L, side)
@@ -345,7 +370,8 @@ DEFECTS = {f.__name__.replace('_', '-'): f for f in (
     polluter_claims, drain_stale_type, blamed_elsewhere, stack_elsewhere,
     high_order_as_movable, flip_in_wrong_zone, order_0_hugetlb, wrong_dst_mt,
     drop_one_flip, no_flips, truncated_snapshot, block_mt_is_alloc_mt, drop_drains_but_first,
-    drain_wrong_node, drain_wrong_cpu, dup_success, missing_failure, isolate_outside,
+    drain_wrong_node, drain_wrong_cpu, drain_dead_cpu_as_running, drain_on_missing_cpu,
+    dup_success, missing_failure, isolate_outside,
     no_unisolate, one_block_movable, drop_reserves, drop_unreserves, reserve_over_limit,
     isolate_free_from_movable, census_lru_as_kernel, census_free_as_pcp,
     census_slab_as_pgtable)}

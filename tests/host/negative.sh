@@ -91,6 +91,8 @@ case_ drain-wrong-node drain.py offline.report.gz offline.pageblocks \
 	'nid/zone are those of the drained pages' -- --pageblocks @SIDE@ --reasons all,free_high
 case_ drain-wrong-cpu drain.py offline.report.gz offline.pageblocks \
 	'cpu= is the cpu' -- --pageblocks @SIDE@ --reasons all,free_high
+case_ drain-on-missing-cpu drain.py offline.report.gz offline.pageblocks \
+	'a CPU of the capture' -- --pageblocks @SIDE@ --reasons all,free_high
 case_ dup-success movepages.py migrate.report.gz migrate.movepages.out \
 	'succeeds twice' -- --movepages @SIDE@ --pageblocks "$F/migrate.pageblocks"
 case_ missing-failure movepages.py migrate.report.gz migrate.movepages.out \
@@ -202,6 +204,8 @@ case_ drain-stale-type drain.py v612-drain.report.gz v612-drain.pageblocks \
 	"migratetype is its block's replayed type" -- --pageblocks @SIDE@ --per-page-type drain
 case_ high-order-as-movable drain.py v612-drain.report.gz v612-drain.pageblocks \
 	'every batch equals' -- --pageblocks @SIDE@ --per-page-type drain
+case_ drain-dead-cpu-as-running drain.py v612-drain.report.gz v612-drain.pageblocks \
+	'cpu_dead drains is the dead cpu' -- --pageblocks @SIDE@ --per-page-type drain
 
 # fields.py (every field in its documented domain) passes on every real
 # capture of both bases: the reports cut from guest runs and the committed
