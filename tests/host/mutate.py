@@ -128,6 +128,26 @@ def drain_on_missing_cpu(L, side):
     return L
 
 
+def _steal(L, claimed):
+    return next(i for i, l in enumerate(L) if ev(l) == 'pageblock_steal' and
+                field(l, 'claimed') == claimed and int(field(l, 'fallback_order')) < 9)
+
+
+def claim_below_half(L, side):
+    """A block claimed although its free and alike pages are far from
+    half a block."""
+    L = list(L)
+    i = _steal(L, '1')
+    L[i] = setf(setf(L[i], 'free_moved', 10), 'alike', 0)
+    return L
+
+
+def unclaimed_above_half(L, side):
+    """A steal that moved most of a block's pages and did not claim it."""
+    L = list(L)
+    i = _steal(L, '0')
+    L[i] = setf(setf(L[i], 'free_moved', 400), 'alike', 0)
+    return L
 
 
 
@@ -374,7 +394,7 @@ DEFECTS = {f.__name__.replace('_', '-'): f for f in (
     dup_success, missing_failure, isolate_outside,
     no_unisolate, one_block_movable, drop_reserves, drop_unreserves, reserve_over_limit,
     isolate_free_from_movable, census_lru_as_kernel, census_free_as_pcp,
-    census_slab_as_pgtable)}
+    census_slab_as_pgtable, claim_below_half, unclaimed_above_half)}
 
 if __name__ == '__main__':
     if len(sys.argv) not in (4, 6) or sys.argv[1] not in DEFECTS:

@@ -85,6 +85,8 @@ case_ no-flips replay.py fragment.report.gz - 'flipped blocks' -- --min-flips 1
 case_ truncated-snapshot replay.py fragment.report.gz fragment.pageblocks \
 	'none truncated' -- --pageblocks @SIDE@
 case_ block-mt-is-alloc-mt steal_flip.py fragment.report.gz - 'block_mt is the replayed type' --
+case_ claim-below-half steal_flip.py fragment.report.gz - 'follow the 6.1 claim rule' --
+case_ unclaimed-above-half steal_flip.py fragment.report.gz - 'follow the 6.1 claim rule' --
 case_ drop-drains-but-first drain.py offline.report.gz offline.pageblocks \
 	'belongs to a pcp_drain batch' -- --pageblocks @SIDE@ --reasons all,free_high
 case_ drain-wrong-node drain.py offline.report.gz offline.pageblocks \

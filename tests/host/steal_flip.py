@@ -6,11 +6,25 @@
 # its block (block_mt), the flips' old_mt and the node/zone of both are checked
 # against the block as replayed from the capture's snapshot and flips, not
 # taken from the event itself.
+# The claim decision is checked against the allocator's rule
+# (pageblock_steal.md): a buddy of a block or more claims every block it
+# covers and counts nothing; below that a block is claimed exactly when its
+# free pages plus the pages alike to the allocation make half a block, and
+# `alike` counts only what the rule says it can.  On 6.12 an unclaimed
+# steal never scanned its block (--kernel 6.12).  Where mainline's
+# kmem:mm_page_alloc_extfrag is in the capture, it fires once right after
+# each steal on the same CPU and must agree with it field by field.
 # usage: steal_flip.py DIR | --report FILE  [--min-steals N] [--min-claimed N]
+#        [--kernel 6.1|6.12]
 from report import Tap, events, BlockMap, oracle_args, PAGEBLOCK_ORDER
 
 a = oracle_args('claimed steal <=> steal flip, block types replayed',
-                minimum=['steals', 'claimed'])
+                minimum=['steals', 'claimed'],
+                extra=lambda p: (
+                    p.add_argument('--kernel', choices=('6.1', '6.12'), default='6.1',
+                                   help='the base kernel'),
+                    p.add_argument('--min-extfrag', type=int, default=0,
+                                   help='at least this many kmem:mm_page_alloc_extfrag')))
 t = Tap('steal/flip ' + a.name)
 # The kernel flips the block(s) inside steal_suitable_fallback() (6.1) or
 # try_to_steal_block() (6.12) and then emits the steal, so a claimed steal
@@ -20,8 +34,66 @@ before = {}         # pfn -> replayed type before the pending steal flips
 pending = {}        # cpu -> steal flips not yet consumed
 steals = claimed = flips = checked = 0
 unmatched_steals, orphan_flips, wrong_mt, wrong_where = [], [], [], []
+wrong_rule, wrong_extfrag = [], []
+BLOCK = 1 << PAGEBLOCK_ORDER
+# mm_page_alloc_extfrag prints migratetypes as numbers
+MT_NUM = {'Unmovable': '0', 'Movable': '1', 'Reclaimable': '2'}
+last_steal = {}     # cpu -> (steal, its block's type after it) awaiting its extfrag
+no_extfrag = []     # steals followed by another steal on their cpu
+extfrags = 0
 
-for e in events(a.capture, {'pageblock_steal', 'pageblock_flip', 'pageblock_state'}):
+
+def claim_rule(e, block_type):
+    """Why the steal's claimed/free_moved/alike break the allocator's rule,
+    or None.  block_type: the block's replayed type before the steal."""
+    fo, moved, alike = e.num('fallback_order'), e.num('free_moved'), e.num('alike')
+    claimed = e.f['claimed'] in ('1', 'true', 'yes')
+    if fo >= PAGEBLOCK_ORDER:
+        if not claimed or moved or alike:
+            return 'a buddy of order >= %d claims its blocks and counts nothing' % PAGEBLOCK_ORDER
+        return None
+    if moved + alike > BLOCK:
+        return 'free_moved + alike is more than a block'
+    if e.f['alloc_mt'] != 'Movable' and block_type != 'Movable' and alike:
+        return 'alike counts only movable pages, or non-movable ones of a Movable block'
+    enough = moved > 0 and moved + alike >= BLOCK // 2
+    if claimed != enough:
+        return '%s with free_moved + alike = %d (half a block: %d)' % (
+            'claimed' if claimed else 'not claimed', moved + alike, BLOCK // 2)
+    if a.kernel == '6.12' and not claimed and (moved or alike):
+        return 'an unclaimed steal on 6.12 scans nothing (free_moved=alike=0)'
+    return None
+
+
+def check_extfrag(x):
+    """mm_page_alloc_extfrag x against the steal just before it on its CPU."""
+    s, after = last_steal.pop(x.cpu, (None, None))
+    if s is None:
+        wrong_extfrag.append('%s: no pageblock_steal before it on its cpu' % x)
+        return
+    why = []
+    # 6.12's claim path traces the page __rmqueue_smallest() returned
+    if (a.kernel == '6.1' or s.f['claimed'] == '0') and x.num('pfn') != s.num('pfn'):
+        why.append('pfn %s' % x.f['pfn'])
+    for k, v in (('alloc_order', s.f['order']), ('fallback_order', s.f['fallback_order']),
+                 ('alloc_migratetype', MT_NUM.get(s.f['alloc_mt']))):
+        if x.f.get(k) != v:
+            why.append('%s=%s, the steal says %s' % (k, x.f.get(k), v))
+    # change_ownership: the page's block has the allocation's type now
+    owned = s.f['claimed'] in ('1', 'true', 'yes') or after == s.f['alloc_mt']
+    if x.f.get('change_ownership') != ('1' if owned else '0'):
+        why.append('change_ownership=%s, the steal %s' % (
+            x.f.get('change_ownership'), 'claimed' if owned else 'left the block as it was'))
+    if why:
+        wrong_extfrag.append('%s: %s (steal: %s)' % (x, '; '.join(why), s))
+
+
+for e in events(a.capture, {'pageblock_steal', 'pageblock_flip', 'pageblock_state',
+                            'mm_page_alloc_extfrag'}):
+    if e.name == 'mm_page_alloc_extfrag':
+        extfrags += 1
+        check_extfrag(e)
+        continue
     if e.name == 'pageblock_state':
         bmap.update(e)
         continue
@@ -40,6 +112,12 @@ for e in events(a.capture, {'pageblock_steal', 'pageblock_flip', 'pageblock_stat
     replayed = before.get(bpfn) if own else bmap.type_of(bpfn)
     for f in mine_all:
         before.pop(f.num('pfn'), None)
+    if e.cpu in last_steal:
+        no_extfrag.append(last_steal.pop(e.cpu)[0])
+    last_steal[e.cpu] = (e, bmap.type_of(bpfn))
+    why = claim_rule(e, replayed or e.f['block_mt'])
+    if why:
+        wrong_rule.append('%s: %s' % (e, why))
     if replayed is not None:
         checked += 1
         if replayed != e.f['block_mt']:
@@ -78,4 +156,12 @@ t.check(not orphan_flips, 'every steal flip has its claimed steal (%d)' % flips,
 t.check((checked > 0 or not steals) and not wrong_mt, 'block_mt is the replayed type of the block '
         '(%d of %d steals on replayed blocks)' % (checked, steals), wrong_mt)
 t.check(not wrong_where, 'nid/zone/pfn of steals are those of their block', wrong_where)
+t.check(not wrong_rule, 'claimed, free_moved and alike follow the %s claim rule (%d steals)'
+        % (a.kernel, steals), wrong_rule)
+if extfrags:
+    no_extfrag += [s for s, _ in last_steal.values()]
+    wrong_extfrag += ['%s: no mm_page_alloc_extfrag after it' % s for s in no_extfrag]
+t.check(extfrags >= a.min_extfrag and not wrong_extfrag, 'each steal has its '
+        'mm_page_alloc_extfrag, agreeing on pfn, orders, alloc type and ownership '
+        '(%d extfrag events >= %d)' % (extfrags, a.min_extfrag), wrong_extfrag)
 t.done()
