@@ -46,7 +46,7 @@ v2 = None
 bad, short_first, wrong_cpu, wrong_zone, reasons = [], [], [], [], {}
 cpus = set()        # the CPUs that recorded events: those that exist
 drained = []        # every pcp_drain
-dead_cpu = []
+dead_cpu, not_worker = [], []
 wrong_type, typed = [], 0
 for i, e in enumerate(events(a.capture)):
     cpus.add(e.cpu)
@@ -110,6 +110,9 @@ for i, e in enumerate(events(a.capture)):
     drained.append(e)
     if reason in OWN_CPU and e.num('cpu') != e.cpu:
         wrong_cpu.append('%s: reason %s runs on the owner, but ran on cpu %d' % (e, reason, e.cpu))
+    # refresh_cpu_vm_stats() runs in the vmstat worker, a kworker
+    if reason == 'vmstat' and not e.comm.startswith('kworker/'):
+        not_worker.append('%s: run by %s-%d' % (e, e.comm, e.pid))
     # a dead CPU runs nothing: its lists are drained by the CPU that
     # took it down (page_alloc_cpu_dead())
     if reason == 'cpu_dead' and e.num('cpu') == e.cpu:
@@ -154,6 +157,8 @@ nowhere = ['%s: no cpu %d in the capture (cpus %s)' % (e, e.num('cpu'), sorted(c
            for e in drained if e.num('cpu') not in cpus]
 t.check(not nowhere, 'cpu= of every batch is a CPU of the capture (%d CPUs)' % len(cpus),
         nowhere)
+t.check(not not_worker, 'every vmstat drain ran in a kworker (%d batches)'
+        % reasons.get('vmstat', 0), not_worker)
 t.check(not dead_cpu, 'cpu= of cpu_dead drains is the dead cpu, not the one running '
         '(%d batches)' % reasons.get('cpu_dead', 0), dead_cpu)
 t.check((checked_zone > 0 or not drains) and not wrong_zone, 'nid/zone are those of the '

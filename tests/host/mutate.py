@@ -119,6 +119,16 @@ def drain_dead_cpu_as_running(L, side):
     return L
 
 
+def drain_free_high_as_vmstat(L, side):
+    """A drain of a list gone above its high mark, in a task freeing
+    pages, reported as the vmstat worker's."""
+    L = list(L)
+    i = next(i for i, l in enumerate(L) if ev(l) == 'pcp_drain' and
+             field(l, 'reason') == 'free_high' and 'kworker/' not in l.split('[')[0])
+    L[i] = setf(L[i], 'reason', 'vmstat')
+    return L
+
+
 def drain_on_missing_cpu(L, side):
     """A drain of all CPUs' lists (reason all) naming a CPU the machine
     does not have."""
@@ -391,6 +401,7 @@ DEFECTS = {f.__name__.replace('_', '-'): f for f in (
     high_order_as_movable, flip_in_wrong_zone, order_0_hugetlb, wrong_dst_mt,
     drop_one_flip, no_flips, truncated_snapshot, block_mt_is_alloc_mt, drop_drains_but_first,
     drain_wrong_node, drain_wrong_cpu, drain_dead_cpu_as_running, drain_on_missing_cpu,
+    drain_free_high_as_vmstat,
     dup_success, missing_failure, isolate_outside,
     no_unisolate, one_block_movable, drop_reserves, drop_unreserves, reserve_over_limit,
     isolate_free_from_movable, census_lru_as_kernel, census_free_as_pcp,

@@ -24,10 +24,11 @@ PAGEBLOCK_ORDER = 9
 
 
 class Event:
-    __slots__ = ('ts', 'cpu', 'name', 'f', 'raw')
+    __slots__ = ('ts', 'cpu', 'name', 'f', 'raw', 'pid', 'comm')
 
-    def __init__(self, ts, cpu, name, f, raw):
+    def __init__(self, ts, cpu, name, f, raw, pid=None, comm=None):
         self.ts, self.cpu, self.name, self.f, self.raw = ts, cpu, name, f, raw
+        self.pid, self.comm = pid, comm
 
     def num(self, key):
         return int(self.f[key], 0)
@@ -64,7 +65,8 @@ def events(path, names=None):
         if names and name not in names:
             continue
         yield Event(float(m.group('ts')), int(m.group('cpu')), name,
-                    dict(KV.findall(m.group('rest'))), line.rstrip('\n'))
+                    dict(KV.findall(m.group('rest'))), line.rstrip('\n'),
+                    int(m.group('pid')), m.group('comm'))
 
 
 def read_pageblocks(path):
