@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-# description: move_pages(2)/migrate_pages(2) per-page results (pfns from
-# /proc/self/pagemap) agree with the migrate_folio events: each page that
-# moved has exactly one successful event from its old pfn to its new pfn in
-# its step, of the expected order, from a block of the source node to one of
-# the target node, with src_mt/dst_mt the replayed types of those blocks; no
-# success is duplicated; a page left off its target has a failed event and
-# no successful one.
+# description: move_pages(2)/migrate_pages(2)/mbind(2) per-page results
+# (pfns from /proc/self/pagemap) agree with the migrate_folio events: each
+# page that moved has exactly one successful event from its old pfn to its
+# new pfn in its step, of the expected order and the reason of the step's
+# system call (mbind: mempolicy_mbind, the others syscall_or_cpuset), from
+# a block of the source node to one of the target node, with src_mt/dst_mt
+# the replayed types of those blocks; no success is duplicated; a page left
+# off its target has a failed event and no successful one.
 # usage: movepages.py DIR | --report FILE --movepages FILE [--order N]
 from report import Tap, events, BlockMap, read_pageblocks, oracle_args
 
@@ -22,7 +23,7 @@ with open(a.movepages) as f:
         w = line.split()
         if w[:1] == ['step']:
             steps.append({'target': int(w[1].replace('to_node', '')), 'moved': {},
-                          'failed': {}, 'pfnless': 0})
+                          'failed': {}, 'pfnless': 0, 'syscall': w[3]})
         elif w[:1] == ['page'] and steps:
             kv = dict(zip(w[2::2], w[3::2]))
             st = steps[-1]
@@ -45,21 +46,31 @@ for e in events(a.capture, {'migrate_folio', 'pageblock_state', 'pageblock_flip'
 ok = lambda e: e.f['result'] in ('success', '0')
 nmoved = sum(len(s['moved']) for s in steps)
 nfailed = sum(len(s['failed']) for s in steps)
-t.check(len(steps) == 2 and all(s['moved'] for s in steps),
+t.check(len(steps) >= 2 and all(s['moved'] for s in steps),
         'the program moved pages both ways (%s; %d pages left off target)'
-        % (', '.join('to node %d: %d' % (s['target'], len(s['moved'])) for s in steps), nfailed))
+        % (', '.join('to node %d by %s: %d' % (s['target'], s['syscall'], len(s['moved']))
+                     for s in steps), nfailed))
 t.check(not any(s['pfnless'] for s in steps), 'pagemap gave every page its pfn')
 
 missing, dup, fields, wrong_fail = [], [], [], []
-pairs = {}
-for _, (e, _, _) in enumerate(mig):
-    if ok(e):
-        k = (e.num('src_pfn'), e.num('dst_pfn'))
-        pairs[k] = pairs.get(k, 0) + 1
-for k, n in sorted(pairs.items()):
-    if n > 1:
-        dup.append('%d successful migrate_folio events from %#x to %#x' % ((n,) + k))
+# a pfn migrated from twice must have been migrated to in between: the
+# steps move pages back and forth, and the allocator may hand a freed pfn
+# out again to the same page
+moved_from = {}         # src pfn -> dst pfns of its successes since it was refilled
+for e, _, _ in mig:
+    if not ok(e):
+        continue
+    src, dst = e.num('src_pfn'), e.num('dst_pfn')
+    if dst in moved_from.get(src, ()):
+        dup.append('%s: a second success from %#x to %#x, with no migration to %#x between'
+                   % (e, src, dst, src))
+    moved_from.setdefault(src, set()).add(dst)
+    moved_from.pop(dst, None)
+# the migrate_reason of each system call (mm/mempolicy.c, mm/migrate.c)
+REASON = {'move_pages': 'syscall_or_cpuset', 'migrate_pages': 'syscall_or_cpuset',
+          'mbind': 'mempolicy_mbind'}
 for st in steps:
+    reason = REASON[st['syscall']]
     want = {b: after for b, (after, _) in st['moved'].items()}
     mine = [(i, x) for i, x in enumerate(mig) if ok(x[0]) and
             (x[0].num('src_pfn'), x[0].num('dst_pfn')) in want.items()]
@@ -86,8 +97,8 @@ for st in steps:
             why = []
             if e.num('order') != a.order:
                 why.append('order %s, expected %d' % (e.f['order'], a.order))
-            if e.f['reason'] != 'syscall_or_cpuset':
-                why.append('reason %s, expected syscall_or_cpuset' % e.f['reason'])
+            if e.f['reason'] != reason:
+                why.append('reason %s, expected %s (%s)' % (e.f['reason'], reason, st['syscall']))
             if dst_node and dst_node[0] != st['target']:
                 why.append('dst_pfn on node %d, the target is %d' % (dst_node[0], st['target']))
             if src_node and src_node[0] == st['target']:
@@ -108,7 +119,7 @@ t.check(not missing, 'every moved page has its successful migrate_folio event (%
         % nmoved, missing)
 t.check(not dup, 'no migration succeeds twice', dup)
 t.check(not fields, 'order, reason, nodes and src_mt/dst_mt of each success are right '
-        '(order %d, types replayed)' % a.order, fields)
+        '(order %d, reason of the system call, types replayed)' % a.order, fields)
 t.check(not wrong_fail, 'every page left off its target has a failed event and no success '
         '(%d pages)' % nfailed, wrong_fail)
 t.done()

@@ -13,6 +13,8 @@
  * come from /proc/self/pagemap (0 if unreadable, e.g. not root).
  * With -H the buffer is n hugetlb (2 MiB) pages: the huge pages of the
  * pool must exist on both nodes (nodeN/hugepages/.../nr_hugepages).
+ * With -b a third step binds the buffer to to_node with mbind(2) and
+ * MPOL_MF_MOVE, which migrates its pages there (reason mempolicy_mbind).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -29,6 +31,7 @@
 #define PM_PFN_MASK ((1ULL << 55) - 1)
 #define PM_PRESENT (1ULL << 63)
 #define MPOL_MF_MOVE (1 << 1)
+#define MPOL_BIND 2
 #define HUGE_SIZE (2UL << 20)
 
 static int pagemap_fd = -1;
@@ -61,6 +64,14 @@ static long sys_migrate_pages(int from, int to)
 		       &old_nodes, &new_nodes);
 }
 
+static long sys_mbind(void *addr, unsigned long len, int node)
+{
+	unsigned long nodes = 1UL << node;
+
+	return syscall(SYS_mbind, addr, len, MPOL_BIND, &nodes,
+		       sizeof(nodes) * 8 + 1, MPOL_MF_MOVE);
+}
+
 static void report(const char *step, unsigned long n, void **pages,
 		   const unsigned long *before, int target)
 {
@@ -88,9 +99,10 @@ static void report(const char *step, unsigned long n, void **pages,
 
 static void usage(const char *prog)
 {
-	fprintf(stderr, "usage: %s [-H] [-n pages] [-f from_node] [-t to_node]\n"
+	fprintf(stderr, "usage: %s [-Hb] [-n pages] [-f from_node] [-t to_node]\n"
 		"  moves the pages from -> to with move_pages(2), then back\n"
-		"  with migrate_pages(2); -H: hugetlb pages of 2 MiB\n", prog);
+		"  with migrate_pages(2); -H: hugetlb pages of 2 MiB;\n"
+		"  -b: then to again with mbind(2)\n", prog);
 	exit(2);
 }
 
@@ -98,16 +110,17 @@ int main(int argc, char **argv)
 {
 	unsigned long n = 64, i, size = PAGE_SIZE;
 	int flags = MAP_PRIVATE | MAP_ANONYMOUS;
-	int from = 0, to = 1, opt, *nodes, *status;
+	int from = 0, to = 1, opt, *nodes, *status, bind = 0;
 	char step[32];
 	unsigned long *pfns;
 	void **pages;
 	char *buf;
 	long ret;
 
-	while ((opt = getopt(argc, argv, "Hn:f:t:h")) != -1) {
+	while ((opt = getopt(argc, argv, "Hbn:f:t:h")) != -1) {
 		switch (opt) {
 		case 'H': size = HUGE_SIZE; flags |= MAP_HUGETLB; break;
+		case 'b': bind = 1; break;
 		case 'n': n = strtoul(optarg, NULL, 0); break;
 		case 'f': from = atoi(optarg); break;
 		case 't': to = atoi(optarg); break;
@@ -168,6 +181,19 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	report(step, n, pages, pfns, from);
+
+	if (bind) {
+		for (i = 0; i < n; i++)
+			pfns[i] = page_pfn(pages[i]);
+		snprintf(step, sizeof(step), "to_node%d", to);
+		printf("step %s syscall mbind\n", step);
+		if (sys_mbind(buf, n * size, to) < 0) {
+			fprintf(stderr, "movepages: mbind: %s\n",
+				strerror(errno));
+			return 1;
+		}
+		report(step, n, pages, pfns, to);
+	}
 
 	for (i = 0; i < n; i++)
 		if (buf[i * size] != (char)i) {
