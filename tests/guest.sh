@@ -85,6 +85,8 @@ check_logs "tests boot" "$out/on"
 
 if scenario_boot grouping-off off 1G 600 fragment page_group_by_mobility=off; then
 	host_check grouping_off.py "$out/off/fragment" "$out/off/dmesg"
+	host_check steal_flip.py "$out/off/fragment" --kernel "$base" --min-steals 0 --min-claimed 0
+	host_check migrations.py "$out/off/fragment" --kernel "$base" --min-calls 0
 fi
 
 # A zone whose start is off a block boundary: 1984 KiB reserved at the
@@ -94,6 +96,8 @@ if scenario_boot unaligned-zone unaligned 1G 600 fragment 'memmap=0x1f0000$0x200
 	u=$out/unaligned/fragment
 	host_check zone_layout.py --unaligned "$u/start.pageblocks" "$u/end.pageblocks"
 	host_check replay.py "$u"
+	host_check steal_flip.py "$u" --kernel "$base" --min-steals 0 --min-claimed 0
+	host_check migrations.py "$u" --kernel "$base" --min-calls 0
 	"$fragview" check "$u/trace.dat" > "$u/fragview-check.txt" 2>&1
 	result $? "fragview check unaligned: $(head -n 1 "$u/fragview-check.txt")"
 fi
@@ -127,6 +131,8 @@ if scenario_boot cma cma 8G 900 cma 'hugetlb_cma=1:2G fv.per_page_drain=1'; then
 	host_check cma.py "$out/cma/cma"
 	host_check replay.py "$out/cma/cma" --reasons isolate,unisolate
 	host_check drain.py "$out/cma/cma" --reasons all --per-page-type "$drain_type"
+	host_check migrations.py "$out/cma/cma" --kernel "$base" --reasons contig_range
+	host_check steal_flip.py "$out/cma/cma" --kernel "$base" --min-steals 0 --min-claimed 0
 fi
 
 # High-order atomic reserves: node 0 held below its low watermark,
@@ -136,7 +142,8 @@ if scenario_boot highatomic highatomic 1G 600 highatomic; then
 	h=$out/highatomic/highatomic
 	host_check highatomic.py "$h"
 	host_check replay.py "$h" --reasons highatomic_reserve,highatomic_unreserve
-	host_check steal_flip.py "$h"
+	host_check steal_flip.py "$h" --kernel "$base"
+	host_check migrations.py "$h" --kernel "$base" --min-calls 0
 	"$fragview" check "$h/trace.dat" > "$h/fragview-check.txt" 2>&1
 	result $? "fragview check highatomic: $(head -n 1 "$h/fragview-check.txt")"
 fi
@@ -149,7 +156,8 @@ if scenario_boot reporting reporting 1G 600 reporting; then
 	host_check flip_rule.py "$r" --reason isolate_free --from Unmovable,Reclaimable \
 		--to Movable --caller "$isolate_free_caller"
 	host_check replay.py "$r" --reasons isolate_free
-	host_check steal_flip.py "$r"
+	host_check steal_flip.py "$r" --kernel "$base"
+	host_check migrations.py "$r" --kernel "$base" --min-calls 0
 	"$fragview" check "$r/trace.dat" > "$r/fragview-check.txt" 2>&1
 	result $? "fragview check reporting: $(head -n 1 "$r/fragview-check.txt")"
 fi
@@ -160,10 +168,12 @@ g=$out/on
 "$top/tracepoints/check-abi.sh" --kernel "$base" "$g/01-formats"
 result $? "event formats match tracepoints/ ABI of $base"
 host_check replay.py "$g/10-fragment"
-host_check steal_flip.py "$g/10-fragment"
+# mainline's kmem:mm_page_alloc_extfrag is recorded next to every steal
+host_check steal_flip.py "$g/10-fragment" --kernel "$base" --min-extfrag 1
 # the compact scenario runs its fragmenter until it has fallen back
 host_check replay.py "$g/30-compact" --min-flips 1
-host_check steal_flip.py "$g/30-compact" --min-steals 1 --min-claimed 1
+host_check steal_flip.py "$g/30-compact" --kernel "$base" --min-steals 1 --min-claimed 1 \
+	--min-extfrag 1
 for s in 10-fragment 30-compact; do
 	host_check drain.py "$g/$s" --per-page-type "$drain_type"
 done
@@ -171,9 +181,16 @@ host_check census.py "$g/11-census"
 # the known culprit: fv-polluter's pipe buffers top the steals, with
 # pipe_write() in their stack, by the report and by fragview blame
 host_check blame.py "$g/60-polluter" --min-steals 20 --fragview "$fragview"
-host_check steal_flip.py "$g/60-polluter"
+host_check steal_flip.py "$g/60-polluter" --kernel "$base" --min-extfrag 1
 host_check movepages.py "$g/20-migrate"
 host_check movepages.py "$g/21-hugemigrate" --order 9
+# each migrate_pages() call: its folios' events against mainline's
+# migrate:mm_migrate_pages, on every scenario that migrates for sure
+host_check migrations.py "$g/20-migrate" --kernel "$base" \
+	--reasons syscall_or_cpuset,mempolicy_mbind
+host_check migrations.py "$g/21-hugemigrate" --kernel "$base" --reasons syscall_or_cpuset
+host_check migrations.py "$g/30-compact" --kernel "$base" --reasons compaction
+host_check migrations.py "$g/40-offline" --kernel "$base" --reasons memory_hotplug
 host_check drain.py "$g/50-drain" --reasons cpu_dead,all --per-page-type "$drain_type"
 host_check drain.py "$g/40-offline" --reasons all --per-page-type "$drain_type"
 host_check replay.py "$g/50-drain"
@@ -188,6 +205,16 @@ host_check zone_layout.py "$g/41-hotplug-zones/start.pageblocks" "$g/41-hotplug-
 host_check events.py "$g/10-fragment" "$g/11-census" "$g/20-migrate" "$g/21-hugemigrate" "$g/30-compact" \
 	"$g/40-offline" "$g/41-hotplug-zones" "$g/50-drain" \
 	--drain-reasons free_high,vmstat,all,cpu_dead --flip-reasons steal,isolate,unisolate,online,offline
+# the steal and migration checks hold on every capture, whatever it made
+for s in 11-census 20-migrate 21-hugemigrate 40-offline 41-hotplug-zones 50-drain; do
+	host_check steal_flip.py "$g/$s" --kernel "$base" --min-steals 0 --min-claimed 0
+done
+for s in 10-fragment 11-census 41-hotplug-zones 50-drain 60-polluter; do
+	host_check migrations.py "$g/$s" --kernel "$base" --min-calls 0
+done
+for s in 11-census 20-migrate 21-hugemigrate 41-hotplug-zones 60-polluter; do
+	host_check drain.py "$g/$s" --min-batches 0 --per-page-type "$drain_type"
+done
 for s in 10-fragment 11-census 20-migrate 21-hugemigrate 30-compact 40-offline 41-hotplug-zones 50-drain \
 	60-polluter; do
 	"$fragview" check "$g/$s/trace.dat" > "$g/$s/fragview-check.txt" 2>&1

@@ -161,6 +161,50 @@ def unclaimed_above_half(L, side):
 
 
 
+
+def _migrate_fail(L):
+    return next(i for i, l in enumerate(L) if ev(l) == 'migrate_folio' and
+                field(l, 'result') not in ('success', 'EAGAIN'))
+
+
+def migration_failure_as_success(L, side):
+    """A migration that failed for good (-ENOMEM, -EBUSY, ...) reported as
+    a success."""
+    L = list(L)
+    i = _migrate_fail(L)
+    L[i] = setf(L[i], 'result', 'success')
+    return L
+
+
+def _first_migration_other(L, key, name, instead):
+    """The first migrate_folio's key printed as name (instead if it was)."""
+    L = list(L)
+    i = next(i for i, l in enumerate(L) if ev(l) == 'migrate_folio')
+    L[i] = setf(L[i], key, name if field(L[i], key) != name else instead)
+    return L
+
+
+def migration_wrong_mode(L, side):
+    """One attempt reports a mode its migrate_pages() call never used."""
+    return _first_migration_other(L, 'mode', 'MIGRATE_SYNC', 'MIGRATE_SYNC_LIGHT')
+
+
+def migration_wrong_reason(L, side):
+    """One attempt reports another reason than its call's."""
+    return _first_migration_other(L, 'reason', 'numa_misplaced', 'compaction')
+
+
+
+def extfrag_wrong_order(L, side):
+    """mm_page_alloc_extfrag and pageblock_steal disagree on the fallback
+    order of one steal."""
+    L = list(L)
+    i = next(i for i, l in enumerate(L) if ev(l) == 'pageblock_steal' and
+             int(field(l, 'fallback_order')) < 9)
+    L[i] = setf(L[i], 'fallback_order', int(field(L[i], 'fallback_order')) ^ 1)
+    return L
+
+
 def dup_success(L, side):
     """The first successful migration of a moved page is reported twice."""
     i = _moved_success(L, side)
@@ -405,7 +449,9 @@ DEFECTS = {f.__name__.replace('_', '-'): f for f in (
     dup_success, missing_failure, isolate_outside,
     no_unisolate, one_block_movable, drop_reserves, drop_unreserves, reserve_over_limit,
     isolate_free_from_movable, census_lru_as_kernel, census_free_as_pcp,
-    census_slab_as_pgtable, claim_below_half, unclaimed_above_half)}
+    census_slab_as_pgtable, claim_below_half, unclaimed_above_half,
+    migration_failure_as_success, migration_wrong_mode,
+    migration_wrong_reason, extfrag_wrong_order)}
 
 if __name__ == '__main__':
     if len(sys.argv) not in (4, 6) or sys.argv[1] not in DEFECTS:

@@ -187,6 +187,20 @@ events_case undocumented-flip-reason 1 'enum fields print as documented names' \
 events_case undocumented-migrate-reason 1 'enum fields print as documented names' \
 	undocumented-migrate-reason
 
+# migrate_pages() calls against mainline's mm_migrate_pages (migrations.py),
+# from fragview's real 6.1 and 6.12 captures (cut.py --fragview-captures)
+case_ migration-failure-as-success migrations.py compact.report.gz - \
+	'add up to mm_migrate_pages' --
+case_ migration-wrong-mode migrations.py compact.report.gz - "call's mode" --
+case_ migration-wrong-reason migrations.py compact.report.gz - "call's reason" --
+case_ migration-wrong-mode migrations.py v612-compact.report.gz - "call's mode" -- --kernel 6.12
+# each steal against the claim rule and mainline's mm_page_alloc_extfrag
+case_ extfrag-wrong-order steal_flip.py extfrag.report.gz - 'mm_page_alloc_extfrag' --
+case_ extfrag-wrong-order steal_flip.py v612-extfrag.report.gz - 'mm_page_alloc_extfrag' -- \
+	--kernel 6.12
+case_ claim-below-half steal_flip.py v612-extfrag.report.gz - 'follow the 6.12 claim rule' -- \
+	--kernel 6.12
+
 # the census against /proc/kpageflags (qemu/guest/scenarios/census.sh)
 case_ census-lru-as-kernel census.py census.report.gz census.walk.txt \
 	'census lru = kpageflags' -- --walk @SIDE@

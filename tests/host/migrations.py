@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+# description: the per-folio migrate_folio events of every migrate_pages()
+# call add up to what mainline's migrate:mm_migrate_pages reports for that
+# call at its end.  A call's events are those of its task since the task's
+# previous mm_migrate_pages (a task runs one call at a time).  Per call:
+# every event has the call's reason; its mode is the call's (on 6.12 a
+# synchronous call first tries its folios with MIGRATE_ASYNC, --kernel
+# 6.12); nr_succeeded is the sum of 2^order of the successful events;
+# nr_thp_succeeded is at most their order-9 ones (hugetlb pages are not
+# counted as THPs); nr_failed at least the pages of the folios whose last
+# event is a permanent failure, at most those of the folios whose last
+# event failed (mm/migrate.c counts an -EAGAIN left at the last pass, and
+# on -ENOMEM the -EAGAIN folios of that pass).  A task's first call may
+# have begun before tracing did: its events may fall short, never exceed.
+# usage: migrations.py DIR | --report FILE  [--min-calls N] [--reasons a,b]
+#        [--kernel 6.1|6.12]
+from report import Tap, events, oracle_args
+
+a = oracle_args('migrate_folio events == mm_migrate_pages per call',
+                minimum=['calls'], reasons='call reasons that must occur (comma list)',
+                extra=lambda p: p.add_argument('--kernel', choices=('6.1', '6.12'),
+                                               default='6.1', help='the base kernel'))
+t = Tap('migrations ' + a.name)
+HPAGE_PMD_ORDER = 9
+# the results that end a folio's migration in this call for good
+NOT_FINAL = ('success', 'EAGAIN', 'ENOMEM', 'ENOSYS')
+
+open_calls = {}         # pid -> migrate_folio events since its last call ended
+seen = set()            # pids with a call ended: later calls are complete
+calls, reasons = 0, {}
+wrong_reason, wrong_mode, wrong_count, over = [], [], [], []
+folios = 0
+
+
+def pages(e):
+    return 1 << e.num('order')
+
+
+def check_call(call, evs, complete):
+    """The events evs of one migrate_pages() call against its end event."""
+    global folios
+    mode, reason = call.f['mode'], call.f['reason']
+    modes = {mode, 'MIGRATE_ASYNC'} if a.kernel == '6.12' else {mode}
+    for e in evs:
+        if e.f['reason'] != reason:
+            wrong_reason.append('%s: in a call with reason %s' % (e, reason))
+        if e.f['mode'] not in modes:
+            wrong_mode.append('%s: in a call with mode %s' % (e, mode))
+    ok = [e for e in evs if e.f['result'] in ('success', '0')]
+    last = {}
+    for e in evs:
+        last[e.num('src_pfn')] = e
+    folios += len(last)
+    failed_last = sum(pages(e) for e in last.values() if e.f['result'] not in ('success', '0'))
+    failed_for_good = sum(pages(e) for e in last.values() if e.f['result'] not in NOT_FINAL)
+    got = {'nr_succeeded': sum(pages(e) for e in ok),
+           'nr_thp_succeeded': sum(1 for e in ok if e.num('order') == HPAGE_PMD_ORDER)}
+    want = {k: call.num(k) for k in ('nr_succeeded', 'nr_thp_succeeded', 'nr_failed')}
+    why = []
+    if complete:
+        if got['nr_succeeded'] != want['nr_succeeded']:
+            why.append('successful events give %d pages' % got['nr_succeeded'])
+        if not failed_for_good <= want['nr_failed'] <= failed_last:
+            why.append('failed folios give %d to %d pages' % (failed_for_good, failed_last))
+    elif got['nr_succeeded'] > want['nr_succeeded']:
+        over.append('%s: its successful events give %d pages' % (call, got['nr_succeeded']))
+    if want['nr_thp_succeeded'] > got['nr_thp_succeeded']:
+        why.append('%d successful order-%d events' % (got['nr_thp_succeeded'], HPAGE_PMD_ORDER))
+    if why:
+        wrong_count.append('%s: %s (%d events)' % (call, '; '.join(why), len(evs)))
+
+
+for e in events(a.capture, {'migrate_folio', 'mm_migrate_pages'}):
+    if e.name == 'migrate_folio':
+        open_calls.setdefault(e.pid, []).append(e)
+        continue
+    calls += 1
+    reasons[e.f['reason']] = reasons.get(e.f['reason'], 0) + 1
+    check_call(e, open_calls.pop(e.pid, []), e.pid in seen)
+    seen.add(e.pid)
+
+left = sum(len(v) for v in open_calls.values())
+t.check(calls >= a.min_calls and (calls or not left), 'migrate_pages() calls ended '
+        '(%d >= %d: %s; %d migrate_folio events of calls still running at the end)' % (
+            calls, a.min_calls, ', '.join('%s %d' % kv for kv in sorted(reasons.items())), left))
+for r in a.reasons:
+    t.check(reasons.get(r, 0) > 0, 'calls with reason %s happened (%d)' % (r, reasons.get(r, 0)))
+t.check(not wrong_reason, "every migrate_folio has its call's reason", wrong_reason)
+t.check(not wrong_mode, "every migrate_folio has its call's mode%s" % (
+    ' or MIGRATE_ASYNC (6.12)' if a.kernel == '6.12' else ''), wrong_mode)
+t.check(not wrong_count, 'per call, the successful and failed folios add up to '
+        'mm_migrate_pages (%d folios)' % folios, wrong_count)
+t.check(not over, "no task's first call has more successes than it reports", over)
+t.done()
