@@ -125,14 +125,17 @@ t.check(zones_checked > 0 and not bad, 'per zone at rest, free pages and chunks 
 # the capture: each census lists the blocks of the text census
 seqs, bad = {}, []
 for e in events(a.capture, {'pageblock_census'}):
-    seqs.setdefault(e.num('seq'), set()).add(e.num('pfn'))
+    seqs.setdefault(e.num('seq'), []).append(e.num('pfn'))
     pages = sum(e.num(n) for n in COUNTS if n != 'free_chunks')
     walked = kpf.get(e.num('pfn'), {'pages': 0, 'nopage': 0})
     if pages != walked['pages'] - walked['nopage']:
         bad.append('%s: counts add up to %d, the block has %d pages in its zone'
                    % (e, pages, walked['pages'] - walked['nopage']))
-t.check(seqs and all(s == set(c1) for s in seqs.values()),
-        'every pageblock_census of the capture lists the census blocks (%d censuses)'
-        % len(seqs))
+twice = ['census %d lists block %#x %d times' % (seq, pfn, pfns.count(pfn))
+         for seq, pfns in sorted(seqs.items()) for pfn in sorted(set(pfns))
+         if pfns.count(pfn) > 1]
+t.check(seqs and all(set(s) == set(c1) for s in seqs.values()) and not twice,
+        'every pageblock_census of the capture lists every census block once (%d censuses)'
+        % len(seqs), twice)
 t.check(not bad, 'every pageblock_census counts the pages of its block in its zone', bad)
 t.done()

@@ -330,6 +330,12 @@ def isolate_free_from_movable(L, side):
     return L
 
 
+def census_block_twice(L, side):
+    """A census that lists one block twice."""
+    i = next(i for i, l in enumerate(L) if ev(l) == 'pageblock_census')
+    return L[:i + 1] + L[i:]
+
+
 def _census_move(side, key, to):
     """One page of a block counted as `to` instead of `key`, in both census
     reads of a censuswalk output (side[0]): the block still looks at rest."""
@@ -449,7 +455,7 @@ DEFECTS = {f.__name__.replace('_', '-'): f for f in (
     dup_success, missing_failure, isolate_outside,
     no_unisolate, one_block_movable, drop_reserves, drop_unreserves, reserve_over_limit,
     isolate_free_from_movable, census_lru_as_kernel, census_free_as_pcp,
-    census_slab_as_pgtable, claim_below_half, unclaimed_above_half,
+    census_slab_as_pgtable, census_block_twice, claim_below_half, unclaimed_above_half,
     migration_failure_as_success, migration_wrong_mode,
     migration_wrong_reason, extfrag_wrong_order)}
 

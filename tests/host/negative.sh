@@ -208,6 +208,8 @@ case_ census-free-as-pcp census.py census.report.gz census.walk.txt \
 	'census free = kpageflags' -- --walk @SIDE@
 case_ census-slab-as-pgtable census.py census.report.gz census.walk.txt \
 	'census slab = kpageflags' -- --walk @SIDE@
+case_ census-block-twice census.py census.report.gz census.walk.txt \
+	'lists every census block once' -- --walk @SIDE@
 
 # the known culprit of the polluter scenario (qemu/guest/scenarios/polluter.sh)
 case_ blamed-elsewhere blame.py polluter.report.gz - 'fv-polluter has the most steals' -- \
