@@ -9,7 +9,6 @@
 #include "dump.h"
 
 #define MAX_TOKENS 16
-#define MAX_ORDER_SEEN 20	/* generous: MAX_ORDER is 11 on x86 in 6.1 */
 
 struct parser {
 	const char *name;
@@ -99,8 +98,11 @@ static int zone_header(struct parser *p, struct fv_dump *d, char **tok, int n)
 		return fail(p, "bad end_pfn '%s'", tok[7]);
 	if (!parse_u64(tok[7 + k], &nr))
 		return fail(p, "bad nr_blocks '%s'", tok[7 + k]);
-	if (!parse_u64(tok[9 + k], &order) || order < 1 || order > MAX_ORDER_SEEN)
+	if (!parse_u64(tok[9 + k], &order) || order < 1)
 		return fail(p, "bad pageblock_order '%s'", tok[9 + k]);
+	if (order > FV_ORDER_MAX)
+		return fail(p, "pageblock_order %s above %d, the largest a kernel uses",
+			    tok[9 + k], FV_ORDER_MAX);
 	if (v2 && !parse_u64(tok[13], &gen))
 		return fail(p, "bad gen '%s'", tok[13]);
 	if (d->pageblock_order && d->pageblock_order != order)
@@ -155,7 +157,7 @@ static int block_line(struct parser *p, struct fv_dump *d, char **tok, int n)
 	    free_pages > (1ULL << d->pageblock_order))
 		return fail(p, "bad free page count '%s'", tok[2]);
 	if (!parse_s64(tok[3], &largest) || largest < -1 ||
-	    largest > MAX_ORDER_SEEN)
+	    largest > FV_ORDER_MAX)
 		return fail(p, "bad largest order '%s'", tok[3]);
 	if ((largest < 0) != (free_pages == 0) ||
 	    (largest >= 0 && free_pages < (1ULL << largest) &&

@@ -834,7 +834,8 @@ static void build_zones(struct fv_model *m)
  * CONFIG_HUGETLB_PAGE, but MAX_ORDER - 1 = 10 without: if every block
  * starts on a multiple of a larger power of two, and a snapshot covered
  * two or more, that is the order (of two neighbours, one is an odd
- * multiple).
+ * multiple).  Blocks further apart than FV_ORDER_MAX are not neighbours:
+ * the order stays.
  */
 static bool infer_pageblock_order(struct fv_model *m)
 {
@@ -850,7 +851,8 @@ static bool infer_pageblock_order(struct fv_model *m)
 		    (unsigned int)__builtin_ctzll(m->blocks[i].pfn) < order)
 			order = __builtin_ctzll(m->blocks[i].pfn);
 	}
-	if (nr_base < 2 || order <= m->pageblock_order || order > 20)
+	if (nr_base < 2 || order <= m->pageblock_order ||
+	    order > FV_ORDER_MAX)
 		return false;
 	m->pageblock_order = order;
 	return true;

@@ -358,6 +358,19 @@ struct fv_steal_rec {		/* a steal from the block (keep_steal_times) */
 	uint32_t block;
 };
 
+/*
+ * The largest pageblock_order, and largest free order, fragview reads.
+ * pageblock_order is at most MAX_PAGE_ORDER (since 6.4, "mm: enforce
+ * pageblock_order < MAX_ORDER"; 6.12 include/linux/pageblock-flags.h:
+ * HUGETLB_PAGE_ORDER capped at MAX_PAGE_ORDER, or MAX_PAGE_ORDER without
+ * hugetlb), and MAX_PAGE_ORDER is 10 unless the architecture forces it
+ * (CONFIG_ARCH_FORCE_MAX_ORDER), never above SECTION_SIZE_BITS -
+ * PAGE_SHIFT (include/linux/mmzone.h).  x86 has 9 (10 without
+ * CONFIG_HUGETLB_PAGE), arm64 with 64K pages 13, the largest in tree.
+ * 16 leaves room; an order above it is not a kernel's and is refused.
+ */
+#define FV_ORDER_MAX 16
+
 #define FV_NBUCKETS 512			/* time buckets for the charts */
 struct fv_bucket {
 	uint32_t steals, claims, flips, drains, drained_pages;

@@ -103,9 +103,14 @@ static uint32_t ramp(unsigned int k, unsigned int n, uint32_t from, uint32_t to)
 #define UNKNOWN_RGB 0xd3d3d3		/* as the type view's unknown */
 #define FREE_DIGITS 8			/* eighths of a block */
 
-/* The largest order the order view tells apart (MAX_ORDER - 1 of x86). */
+/*
+ * The largest order the order view tells apart (MAX_ORDER - 1 of x86),
+ * within the MAP_MAX_BUCKETS it has.
+ */
 static unsigned int top_order(unsigned int pageblock_order)
 {
+	if (pageblock_order > FV_ORDER_MAX)
+		return FV_ORDER_MAX;
 	return pageblock_order > 10 ? pageblock_order : 10;
 }
 

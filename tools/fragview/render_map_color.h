@@ -36,7 +36,8 @@ int map_color_parse(const char *name);		/* -1: none of them */
 /* "free pages per block" etc.: what a view shows, for headings */
 const char *map_color_title(int color);
 
-#define MAP_MAX_BUCKETS 20
+/* the order view: unknown, no free page, orders 0 to FV_ORDER_MAX */
+#define MAP_MAX_BUCKETS (FV_ORDER_MAX + 3)
 struct map_bucket {
 	char glyph;
 	uint8_t r, g, b;

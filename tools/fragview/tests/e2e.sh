@@ -294,6 +294,19 @@ sed "s/nr_blocks 3/nr_blocks 2/" good.dump > short.dump
 expect "dump: block count checked" 3 \
 	"fragview: short.dump:5: zone DMA32 of node 0 has more blocks than the 2 of its header" \
 	-- "$fv" dump short.dump
+# an order no kernel uses is refused, before any view sizes its legend by it
+printf 'node 0 zone Normal start_pfn 0x40000 nr_blocks 1 pageblock_order 18\n0x40000 Movable 0 -1\n' > o18.dump
+for f in html txt; do
+	expect "dump: pageblock_order 18 refused (-f $f)" 3 \
+		"fragview: o18.dump:1: pageblock_order 18 above 16, the largest a kernel uses" \
+		-- "$fv" dump o18.dump -f $f
+done
+sed 's/pageblock_order 18/pageblock_order 16/; s/0x40000 Movable 0 -1/0x40000 Movable 65536 16/' \
+	o18.dump > o16.dump
+expect "dump: pageblock_order 16, the largest, has an order view" 0 "" \
+	-- "$fv" dump o16.dump -f html
+grep -q '\["g","#[0-9a-f]*","order 16: a whole block"\]' out.txt &&
+	ok "dump: order 16 has its bucket" || nok "dump: order 16 bucket"
 
 # ---- exit status: one policy, the same for every command (fragview(1))
 for c in map stats check dump compact; do

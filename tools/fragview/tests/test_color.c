@@ -166,6 +166,28 @@ static void test_bucket_edges(void)
 }
 
 /*
+ * Every pageblock order a dump or an inference can give (up to
+ * FV_ORDER_MAX, and beyond it should one slip through): the order view
+ * fits its buckets, and every value lands in one of them.
+ */
+static void test_order_view_every_order(void)
+{
+	for (unsigned int order = 1; order <= 24; order++) {
+		struct map_bucket b[MAP_MAX_BUCKETS + 8];
+		size_t n = map_color_buckets(MAP_COLOR_ORDER, order, b);
+
+		CHECK(n <= MAP_MAX_BUCKETS);
+		for (int64_t v = -1; v <= 40; v++)
+			CHECK(map_color_bucket(MAP_COLOR_ORDER, order, true,
+					       true, v) < n);
+		if (n > MAP_MAX_BUCKETS) {
+			fprintf(stderr, "  order %u: %zu buckets\n", order, n);
+			break;
+		}
+	}
+}
+
+/*
  * Within a view no two buckets share a glyph, and their colours differ
  * by 40 or more (sum of the RGB differences): the page's self-test
  * reads a cell's bucket back from its pixels within 30.
@@ -396,6 +418,7 @@ int main(void)
 	unsetenv("COLORTERM");
 	RUN(test_bucket_edges);
 	RUN(test_buckets_distinct);
+	RUN(test_order_view_every_order);
 	RUN(test_txt_views_at_times);
 	RUN(test_ansi_colours);
 	RUN(test_svg_cells);

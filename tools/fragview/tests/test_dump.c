@@ -101,6 +101,11 @@ static const struct {
 	  "t.dump:2: expected 'PFN TYPE FREE_PAGES LARGEST_ORDER'" },
 	{ "node 0 zone Normal start_pfn 0 nr_blocks 1 pageblock_order 9\n"
 	  "0x1000 Movable -3 1\n", "t.dump:2: bad free page count '-3'" },
+	{ "node 0 zone Normal start_pfn 0x40000 nr_blocks 1 pageblock_order 18\n"
+	  "0x40000 Movable 0 -1\n",
+	  "t.dump:1: pageblock_order 18 above 16, the largest a kernel uses" },
+	{ "node 0 zone Normal start_pfn 0 nr_blocks 1 pageblock_order 9\n"
+	  "0x1000 Movable 512 17\n", "t.dump:2: bad largest order '17'" },
 	{ "node 0 zone Highmem start_pfn 0 nr_blocks 1 pageblock_order 9\n",
 	  "t.dump:1: unknown zone 'Highmem'" },
 	{ "node 0 zone Normal start_pfn 0 nr_blocks 1 pageblock_order 9\n"

@@ -444,6 +444,15 @@ static void test_pageblock_order_inferred(void)
 	CHECK_EQ(m.unknown_blocks, 0);
 	fv_model_free(&m);
 
+	/* blocks 2^18 pages apart are not neighbours: no order that big */
+	fv_model_init(&m);
+	for (int i = 1; i <= 4; i++)
+		feed(&m, state(1, 1, (uint64_t)i << 18, FV_ZONE_NORMAL, M));
+	fv_model_finish(&m);
+	CHECK_EQ(m.pageblock_order, 9);
+	CHECK_EQ(m.nr_blocks, 4);
+	fv_model_free(&m);
+
 	/* the usual 512-page blocks stay 9; a dump's order is kept */
 	fv_model_init(&m);
 	base4(&m);
