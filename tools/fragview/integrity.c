@@ -97,7 +97,7 @@ static int zone_gen_issues(const struct fv_model *m, struct fv_issues *is,
 			   size_t *cap, int32_t nid, uint8_t zone,
 			   struct gen_pt *pt)
 {
-	uint64_t lo = 0, hi = 0, hi_ts = 0, prev;
+	uint64_t lo = 0, hi = 0, hi_ts = 0, next;
 	bool have_lo = false, have_hi = false;
 	size_t n = 0;
 
@@ -129,20 +129,21 @@ static int zone_gen_issues(const struct fv_model *m, struct fv_issues *is,
 		}
 	}
 	qsort(pt, n, sizeof(*pt), cmp_gen);
+	/* next: the gen the next flip must have (never "first gen - 1": 0) */
 	if (n && (!have_lo || pt[0].gen <= lo))
-		prev = pt[0].gen - 1;
+		next = pt[0].gen;
 	else if (have_lo)
-		prev = lo;
+		next = lo + 1;
 	else
 		return 0;
 	for (size_t k = 0; k < n; k++) {
-		if (pt[k].gen > prev + 1 &&
-		    gap(is, cap, nid, zone, prev + 1, pt[k].gen - 1, pt[k].ts))
+		if (pt[k].gen > next &&
+		    gap(is, cap, nid, zone, next, pt[k].gen - 1, pt[k].ts))
 			return -1;
-		if (pt[k].gen > prev)
-			prev = pt[k].gen;
+		if (pt[k].gen >= next)
+			next = pt[k].gen + 1;
 	}
-	if (have_hi && hi > prev && gap(is, cap, nid, zone, prev + 1, hi, hi_ts))
+	if (have_hi && hi >= next && gap(is, cap, nid, zone, next, hi, hi_ts))
 		return -1;
 	return 0;
 }

@@ -593,6 +593,32 @@ static void test_zone_straddle_issue(void)
 	fv_model_free(&m);
 }
 
+/*
+ * Gen gaps of a zone with a snapshot of gen 0 and flips with gens[]
+ * (at 200, 300, ...), no snapshot events; line: the first gap's text.
+ */
+static size_t gen_gaps(const uint64_t *gens, size_t n, char *line)
+{
+	struct fv_model m;
+	struct fv_issues is;
+	size_t gaps;
+
+	fv_model_init(&m);
+	feed(&m, gstate(100, 1, 0x1000, M, 0));
+	for (size_t k = 0; k < n; k++)
+		feed(&m, gflip(200 + 100 * k, 0x1000, k % 2 ? U : M,
+			       k % 2 ? M : U, gens[k]));
+	fv_model_finish(&m);
+	CHECK_EQ(fv_model_issues(&m, &is), 0);
+	gaps = is.nr_kind[FV_ISSUE_GEN_GAP];
+	line[0] = 0;
+	if (is.nr)
+		fv_issue_text(&is.v[0], line, 256);
+	fv_issues_free(&is);
+	fv_model_free(&m);
+	return gaps;
+}
+
 static void test_gen_gap_and_snapshot_issues(void)
 {
 	struct fv_model m;
@@ -626,6 +652,13 @@ static void test_gen_gap_and_snapshot_issues(void)
 	      (fprintf(stderr, "  got: %s\n", line), 0));
 	fv_issues_free(&is);
 	fv_model_free(&m);
+
+	/* a zone whose first flip has gen 0: no gap before it or after */
+	CHECK_EQ(gen_gaps((const uint64_t[]){ 0, 1, 2 }, 3, line), 0);
+	/* and the gen after 0 missing is one gap, gen 1 */
+	CHECK_EQ(gen_gaps((const uint64_t[]){ 0, 2 }, 2, line), 1);
+	CHECK(!strcmp(line, "gen gap: node 0 zone Normal: 1 flip lost (gen 1) before 0.000000300 s") ||
+	      (fprintf(stderr, "  got: %s\n", line), 0));
 
 	/* states of a zone whose begin and end were both lost */
 	fv_model_init(&m);
