@@ -65,17 +65,39 @@ static int snapshot_issues(const struct fv_model *m, struct fv_issues *is,
 	return 0;
 }
 
+/* A flip with a gen, of its zone. */
 struct gen_pt {
+	int32_t nid;
+	uint8_t zone;
 	uint64_t gen, ts;
 };
+
+static int cmp_zone(int32_t nid_a, uint8_t zone_a, int32_t nid_b,
+		    uint8_t zone_b)
+{
+	if (nid_a != nid_b)
+		return nid_a < nid_b ? -1 : 1;
+	return (int)zone_a - (int)zone_b;
+}
 
 static int cmp_gen(const void *a, const void *b)
 {
 	const struct gen_pt *x = a, *y = b;
+	int c = cmp_zone(x->nid, x->zone, y->nid, y->zone);
 
+	if (c)
+		return c;
 	if (x->gen != y->gen)
 		return x->gen < y->gen ? -1 : 1;
 	return 0;
+}
+
+static int cmp_snap_zone(const void *a, const void *b)
+{
+	const struct fv_snap_zone *x = *(const struct fv_snap_zone *const *)a;
+	const struct fv_snap_zone *y = *(const struct fv_snap_zone *const *)b;
+
+	return cmp_zone(x->nid, x->zone, y->nid, y->zone);
 }
 
 static int gap(struct fv_issues *is, size_t *cap, int32_t nid, uint8_t zone,
@@ -90,28 +112,20 @@ static int gap(struct fv_issues *is, size_t *cap, int32_t nid, uint8_t zone,
 }
 
 /*
- * One zone: its flips' gens must run without a hole, and cover every
- * change since the first snapshot began up to the last one's end.
+ * One zone: its flips' gens (pt[0..n), sorted) must run without a hole,
+ * and cover every change since the first of its snapshots zs[0..nz)
+ * began up to the last one's end.
  */
-static int zone_gen_issues(const struct fv_model *m, struct fv_issues *is,
-			   size_t *cap, int32_t nid, uint8_t zone,
-			   struct gen_pt *pt)
+static int zone_gen_issues(struct fv_issues *is, size_t *cap, int32_t nid,
+			   uint8_t zone, const struct fv_snap_zone *const *zs,
+			   size_t nz, const struct gen_pt *pt, size_t n)
 {
 	uint64_t lo = 0, hi = 0, hi_ts = 0, next;
 	bool have_lo = false, have_hi = false;
-	size_t n = 0;
 
-	for (size_t f = 0; f < m->nr_flips; f++) {
-		const struct fv_flip_rec *r = &m->flips[f];
+	for (size_t k = 0; k < nz; k++) {
+		const struct fv_snap_zone *z = zs[k];
 
-		if ((r->flags & FV_FLIP_GEN) && r->nid == nid && r->zone == zone)
-			pt[n++] = (struct gen_pt){ r->gen, r->ts };
-	}
-	for (size_t k = 0; k < m->nr_snap_zones; k++) {
-		const struct fv_snap_zone *z = &m->snap_zones[k];
-
-		if (z->nid != nid || z->zone != zone)
-			continue;
 		if (z->have_begin && (!have_lo || z->gen_begin < lo)) {
 			lo = z->gen_begin;
 			have_lo = true;
@@ -128,7 +142,6 @@ static int zone_gen_issues(const struct fv_model *m, struct fv_issues *is,
 			have_hi = true;
 		}
 	}
-	qsort(pt, n, sizeof(*pt), cmp_gen);
 	/* next: the gen the next flip must have (never "first gen - 1": 0) */
 	if (n && (!have_lo || pt[0].gen <= lo))
 		next = pt[0].gen;
@@ -148,46 +161,59 @@ static int zone_gen_issues(const struct fv_model *m, struct fv_issues *is,
 	return 0;
 }
 
-struct zone_key {
-	int32_t nid;
-	uint8_t zone;
-};
-
-/* Adds (nid, zone) to the set z[0..*n) (room for all candidates). */
-static void add_zone(struct zone_key *z, size_t *n, int32_t nid, uint8_t zone)
-{
-	for (size_t k = *n; k-- > 0;)
-		if (z[k].nid == nid && z[k].zone == zone)
-			return;
-	z[(*n)++] = (struct zone_key){ nid, zone };
-}
-
+/*
+ * Every zone a snapshot or a flip names: flips and snapshot zones sorted
+ * by zone, then walked side by side, one zone at a time (O(n log n)).
+ */
 static int gen_issues(const struct fv_model *m, struct fv_issues *is,
 		      size_t *cap)
 {
-	size_t nz = 0, room = m->nr_snap_zones + 64;
-	struct zone_key *z;
+	size_t n = 0, nz = m->nr_snap_zones, i = 0, j = 0;
+	const struct fv_snap_zone **zs;
 	struct gen_pt *pt;
 	int ret = 0;
 
 	if (!m->have_gen)
 		return 0;
 	pt = malloc((m->nr_flips + 1) * sizeof(*pt));
-	z = malloc(room * sizeof(*z));
-	if (!pt || !z) {
+	zs = malloc((nz + 1) * sizeof(*zs));
+	if (!pt || !zs) {
 		free(pt);
-		free(z);
+		free(zs);
 		return -1;
 	}
-	/* every zone a snapshot or a flip names, once (a handful) */
-	for (size_t k = 0; k < m->nr_snap_zones; k++)
-		add_zone(z, &nz, m->snap_zones[k].nid, m->snap_zones[k].zone);
-	for (size_t f = 0; f < m->nr_flips && nz < room; f++)
-		add_zone(z, &nz, m->flips[f].nid, m->flips[f].zone);
-	for (size_t k = 0; k < nz && !ret; k++)
-		ret = zone_gen_issues(m, is, cap, z[k].nid, z[k].zone, pt);
+	for (size_t f = 0; f < m->nr_flips; f++) {
+		const struct fv_flip_rec *r = &m->flips[f];
+
+		if (r->flags & FV_FLIP_GEN)
+			pt[n++] = (struct gen_pt){ r->nid, r->zone, r->gen, r->ts };
+	}
+	for (size_t k = 0; k < nz; k++)
+		zs[k] = &m->snap_zones[k];
+	qsort(pt, n, sizeof(*pt), cmp_gen);
+	qsort(zs, nz, sizeof(*zs), cmp_snap_zone);
+	while (!ret && (i < n || j < nz)) {
+		int32_t nid;
+		uint8_t zone;
+		size_t i0 = i, j0 = j;
+
+		if (j == nz || (i < n && cmp_zone(pt[i].nid, pt[i].zone,
+						  zs[j]->nid, zs[j]->zone) < 0)) {
+			nid = pt[i].nid;
+			zone = pt[i].zone;
+		} else {
+			nid = zs[j]->nid;
+			zone = zs[j]->zone;
+		}
+		while (i < n && !cmp_zone(pt[i].nid, pt[i].zone, nid, zone))
+			i++;
+		while (j < nz && !cmp_zone(zs[j]->nid, zs[j]->zone, nid, zone))
+			j++;
+		ret = zone_gen_issues(is, cap, nid, zone, zs + j0, j - j0,
+				      pt + i0, i - i0);
+	}
 	free(pt);
-	free(z);
+	free(zs);
 	return ret;
 }
 

@@ -26,6 +26,7 @@
 #include "abi.h"
 #include "compaction.h"
 #include "model.h"
+#include "rowidx.h"
 #include "util.h"
 
 enum {
@@ -108,6 +109,7 @@ void fv_model_free(struct fv_model *m)
 		free(p->hkeys);
 		free(p->hvals);
 		free(p->rings);
+		fv_rowidx_free(&m->snap_zone_index);
 		free(p);
 	}
 	free(m->blocks);
@@ -362,24 +364,47 @@ static void place_block(struct fv_model *m, size_t i, int32_t nid,
 	m->blocks[i].zone = zone < FV_ZONE_NR ? zone : FV_ZONE_UNKNOWN;
 }
 
+static uint64_t snap_zone_hash(const void *row)
+{
+	const struct fv_snap_zone *z = row;
+
+	return (uint64_t)z->seq << 32 ^ (uint64_t)(uint32_t)z->nid << 8 ^ z->zone;
+}
+
+static bool snap_zone_same(const void *row, const void *key_row)
+{
+	const struct fv_snap_zone *a = row, *b = key_row;
+
+	return a->seq == b->seq && a->nid == b->nid && a->zone == b->zone;
+}
+
+static const struct fv_rowidx_ops snap_zone_ops = {
+	.size = sizeof(struct fv_snap_zone),
+	.hash = snap_zone_hash, .same = snap_zone_same,
+};
+
 static struct fv_snap_zone *snap_zone(struct fv_model *m, uint32_t seq,
 				      int32_t nid, uint8_t zone, uint64_t ts)
 {
 	struct model_priv *p = P(m);
-	struct fv_snap_zone *z;
+	struct fv_snap_zone key = { .seq = seq, .nid = nid, .zone = zone,
+				    .ts = ts };
+	long k;
 
 	/* a snapshot walks zone by zone: the last entry is the usual hit */
-	for (size_t k = m->nr_snap_zones; k-- > 0;) {
-		z = &m->snap_zones[k];
-		if (z->seq == seq && z->nid == nid && z->zone == zone)
-			return z;
-	}
+	if (m->nr_snap_zones &&
+	    snap_zone_same(&m->snap_zones[m->nr_snap_zones - 1], &key))
+		return &m->snap_zones[m->nr_snap_zones - 1];
+	k = fv_rowidx_find(&m->snap_zone_index, m->snap_zones, &key,
+			   &snap_zone_ops);
+	if (k >= 0)
+		return &m->snap_zones[k];
 	grow((void **)&m->snap_zones, &p->snap_zones_cap, m->nr_snap_zones + 1,
 	     sizeof(*m->snap_zones));
-	z = &m->snap_zones[m->nr_snap_zones++];
-	*z = (struct fv_snap_zone){ .seq = seq, .nid = nid, .zone = zone,
-				    .ts = ts };
-	return z;
+	m->snap_zones[m->nr_snap_zones++] = key;
+	fv_rowidx_add(&m->snap_zone_index, m->snap_zones, m->nr_snap_zones,
+		      &snap_zone_ops);
+	return &m->snap_zones[m->nr_snap_zones - 1];
 }
 
 static void apply_snapshot(struct fv_model *m, const struct fv_event *ev,

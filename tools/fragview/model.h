@@ -41,6 +41,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "rowidx.h"
+
 enum fv_mt {
 	FV_MT_UNMOVABLE,
 	FV_MT_MOVABLE,
@@ -437,6 +439,7 @@ struct fv_model {
 	bool expect_snap_events;	/* the capture has pageblock_snapshot */
 	struct fv_snap_zone *snap_zones;
 	size_t nr_snap_zones;
+	struct fv_rowidx snap_zone_index;	/* snap_zones by (seq, nid, zone) */
 	struct fv_lost *lost;
 	size_t nr_lost;
 	/*

@@ -26,6 +26,7 @@ void fv_stats_free(struct fv_stats *s)
 	free(s->zones);
 	free(s->census);
 	free(s->steal_index);
+	fv_rowidx_free(&s->drain_index);
 	free(s);
 }
 
@@ -54,22 +55,41 @@ const char *fv_drain_list_name(unsigned int list)
 	return list < FV_DRAIN_LISTS - 1 ? fv_mt_name(list) : "high_order";
 }
 
+static uint64_t drain_hash(const void *row)
+{
+	return (uint32_t)((const struct fv_drain_row *)row)->cpu;
+}
+
+static bool drain_same(const void *row, const void *key_row)
+{
+	return ((const struct fv_drain_row *)row)->cpu ==
+	       ((const struct fv_drain_row *)key_row)->cpu;
+}
+
+static const struct fv_rowidx_ops drain_ops = {
+	.size = sizeof(struct fv_drain_row),
+	.hash = drain_hash, .same = drain_same,
+};
+
 static void count_drain(struct fv_stats *s, const struct fv_event *ev)
 {
 	unsigned int reason = clamp(ev->drain.reason, FV_DRAIN_NR);
-	struct fv_drain_row *row = NULL;
+	struct fv_drain_row key = { .cpu = ev->cpu }, *row;
+	long r = fv_rowidx_find(&s->drain_index, s->drains, &key, &drain_ops);
 
-	for (size_t i = 0; i < s->nr_drain_rows; i++)
-		if (s->drains[i].cpu == ev->cpu)
-			row = &s->drains[i];
-	if (!row) {
-		/* a handful of CPUs: grow one by one */
-		s->drains = xrealloc(s->drains,
-				     (s->nr_drain_rows + 1) * sizeof(*s->drains));
-		row = &s->drains[s->nr_drain_rows++];
-		memset(row, 0, sizeof(*row));
-		row->cpu = ev->cpu;
+	if (r < 0) {
+		if (s->nr_drain_rows == s->drain_rows_cap) {
+			s->drain_rows_cap = s->drain_rows_cap ?
+					    s->drain_rows_cap * 2 : 16;
+			s->drains = xrealloc(s->drains, s->drain_rows_cap *
+							sizeof(*s->drains));
+		}
+		r = s->nr_drain_rows++;
+		s->drains[r] = key;
+		fv_rowidx_add(&s->drain_index, s->drains, s->nr_drain_rows,
+			      &drain_ops);
 	}
+	row = &s->drains[r];
 	row->drains[reason]++;
 	row->pages[reason] += ev->drain.total;
 	for (int t = 0; t < FV_DRAIN_LISTS; t++)
@@ -361,6 +381,7 @@ void fv_stats_finish(struct fv_stats *s, const struct fv_model *m)
 	free(s->steal_index);
 	s->steal_index = NULL;
 	s->steal_index_cap = s->steal_rows_cap = 0;
+	fv_rowidx_free(&s->drain_index);
 	if (s->nr_steal_rows)
 		qsort(s->steals, s->nr_steal_rows, sizeof(*s->steals), cmp_steal);
 	build_flip_rows(s);

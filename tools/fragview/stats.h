@@ -14,6 +14,7 @@
 
 #include "census.h"
 #include "model.h"
+#include "rowidx.h"
 
 #define FV_MAX_ORDER 11		/* MAX_ORDER of x86-64 in 6.1: orders 0..10 */
 #define FV_STAT_ORDERS 16	/* orders kept apart in steal rows; more clamp */
@@ -86,6 +87,8 @@ struct fv_stats {
 	uint32_t *steal_index;		/* slot: row + 1, 0 empty */
 	size_t steal_index_cap;		/* power of two, > 2 * rows */
 	size_t steal_rows_cap;
+	struct fv_rowidx drain_index;	/* rows by CPU, until finish */
+	size_t drain_rows_cap;
 
 	/* rows: steals, drains and results as they come, the rest at finish */
 	struct fv_steal_row *steals;

@@ -619,6 +619,43 @@ static size_t gen_gaps(const uint64_t *gens, size_t n, char *line)
 	return gaps;
 }
 
+/*
+ * 20000 snapshot zones (seq, nid, zone), each with a begin, a state and
+ * an end, interleaved so that the last entry is never the hit: each
+ * event finds its zone through the index in a few slots.
+ */
+static void test_many_snapshot_zones(void)
+{
+	enum { NR = 20000 };
+	struct fv_model m;
+	struct fv_issues is;
+
+	fv_model_init(&m);
+	m.expect_snap_events = true;
+	for (uint32_t k = 0; k < NR; k += 2) {
+		for (int j = 0; j < 2; j++)
+			feed(&m, ev_snap(k + 1, k + 1, j, FV_ZONE_NORMAL,
+					 FV_SNAP_BEGIN, 1, 0));
+		for (int j = 0; j < 2; j++) {
+			struct fv_event e = gstate(k + 1, k + 1, 0x1000, M, 0);
+
+			e.state.nid = j;
+			feed(&m, e);
+		}
+		for (int j = 0; j < 2; j++)
+			feed(&m, ev_snap(k + 1, k + 1, j, FV_ZONE_NORMAL,
+					 FV_SNAP_END, 1, 0));
+	}
+	fv_model_finish(&m);
+	CHECK_EQ(m.nr_snap_zones, NR);
+	/* a scan would look at NR * NR / 2 rows */
+	CHECK(m.snap_zone_index.probes <= 16 * NR);
+	CHECK_EQ(fv_model_issues(&m, &is), 0);
+	CHECK_EQ(is.nr_kind[FV_ISSUE_SNAPSHOT], 0);
+	fv_issues_free(&is);
+	fv_model_free(&m);
+}
+
 static void test_gen_gap_and_snapshot_issues(void)
 {
 	struct fv_model m;
@@ -792,6 +829,7 @@ int main(void)
 	RUN(test_pageblock_order_inferred);
 	RUN(test_gen_rule);
 	RUN(test_gen_gap_and_snapshot_issues);
+	RUN(test_many_snapshot_zones);
 	RUN(test_zone_straddle_issue);
 	RUN(test_lost_events);
 	RUN(test_offline_online);

@@ -236,6 +236,37 @@ static void test_rows_by_reason(void)
 	fv_model_free(&m);
 }
 
+/*
+ * A drain per CPU of 40000 CPUs, twice: one row per CPU, each found
+ * through the index (a few slots per event), never by a scan of the
+ * rows (which is quadratic in the CPUs: 800 M rows looked at here).
+ */
+static void test_drains_of_many_cpus(void)
+{
+	enum { NR_CPUS = 40000 };
+	struct fv_stats *s = fv_stats_new();
+	struct fv_model m;
+
+	fv_model_init(&m);
+	for (int pass = 0; pass < 2; pass++)
+		for (int cpu = 0; cpu < NR_CPUS; cpu++) {
+			struct fv_event e = ev_drain(0, cpu * 7919 % NR_CPUS,
+						     0, FV_ZONE_NORMAL, 1);
+
+			fv_stats_apply(s, &e);
+		}
+	CHECK(s->drain_index.probes <= 16 * NR_CPUS);
+	fv_model_finish(&m);
+	fv_stats_finish(s, &m);
+	CHECK_EQ(s->nr_drain_rows, NR_CPUS);
+	CHECK_EQ(s->nr_drains, 2 * NR_CPUS);
+	CHECK_EQ(s->drains[0].cpu, 0);
+	CHECK_EQ(s->drains[NR_CPUS - 1].cpu, NR_CPUS - 1);
+	CHECK_EQ(s->drains[NR_CPUS - 1].drains[FV_DRAIN_VMSTAT], 2);
+	fv_stats_free(s);
+	fv_model_free(&m);
+}
+
 int main(void)
 {
 	RUN(test_indices_by_hand);
@@ -244,5 +275,6 @@ int main(void)
 	RUN(test_counts);
 	RUN(test_zone_stats_from_snapshots);
 	RUN(test_rows_by_reason);
+	RUN(test_drains_of_many_cpus);
 	return TEST_EXIT();
 }

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "../opts.h"
+#include "../rowidx.h"
 #include "../util.h"
 #include "../wire.h"
 #include "test.h"
@@ -242,6 +243,66 @@ static void test_wire_rejects(void)
 	CHECK(!strcmp(err, "reader stream corrupt: message too long"));
 }
 
+struct key_row {
+	uint32_t key, hits;
+};
+
+static uint64_t key_hash(const void *row)
+{
+	return ((const struct key_row *)row)->key;
+}
+
+static uint64_t same_hash(const void *row)
+{
+	(void)row;
+	return 42;
+}
+
+static bool key_same(const void *row, const void *key_row)
+{
+	return ((const struct key_row *)row)->key ==
+	       ((const struct key_row *)key_row)->key;
+}
+
+/*
+ * n rows added then each found again: slots looked at per row.  With a
+ * hash that tells the keys apart a few, with one that does not (the
+ * linear search the index replaces) about n / 2.
+ */
+static uint64_t rowidx_probes(uint64_t (*hash)(const void *), uint32_t n)
+{
+	const struct fv_rowidx_ops ops = {
+		.size = sizeof(struct key_row), .hash = hash, .same = key_same,
+	};
+	struct key_row *rows = calloc(n, sizeof(*rows));
+	struct fv_rowidx x = { 0 };
+	uint64_t probes;
+
+	for (uint32_t k = 0; k < n; k++) {
+		struct key_row want = { .key = k * 2654435761u };
+
+		CHECK_EQ(fv_rowidx_find(&x, rows, &want, &ops), -1);
+		rows[k] = want;
+		fv_rowidx_add(&x, rows, k + 1, &ops);
+	}
+	for (uint32_t k = 0; k < n; k++) {
+		struct key_row want = { .key = k * 2654435761u };
+
+		CHECK_EQ(fv_rowidx_find(&x, rows, &want, &ops), k);
+	}
+	probes = x.probes;
+	fv_rowidx_free(&x);
+	free(rows);
+	return probes / n;
+}
+
+static void test_rowidx(void)
+{
+	CHECK(rowidx_probes(key_hash, 20000) <= 16);
+	/* the bound fails an index that degenerates into a scan */
+	CHECK(rowidx_probes(same_hash, 2000) > 16);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir)) {
@@ -255,6 +316,7 @@ int main(void)
 	RUN(test_parse_zone);
 	RUN(test_wire_roundtrip);
 	RUN(test_wire_rejects);
+	RUN(test_rowidx);
 	{
 		char cmd[64];
 
