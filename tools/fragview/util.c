@@ -96,9 +96,40 @@ static bool is_special(const char *path)
 	return stat(path, &st) == 0 && !S_ISREG(st.st_mode);
 }
 
+/*
+ * The file a write to path lands in: path with its symbolic links
+ * followed (one that dangles still names where its target would be),
+ * so -o through a link updates the target and keeps the link.
+ */
+static char *link_target(const char *path)
+{
+	char *cur = xstrdup(path);
+
+	for (int depth = 0; depth < 40; depth++) {
+		char buf[4096], *next;
+		const char *slash;
+		ssize_t n = readlink(cur, buf, sizeof(buf) - 1);
+
+		if (n < 0)
+			return cur;	/* not a link (or not there) */
+		buf[n] = 0;
+		slash = strrchr(cur, '/');
+		if (buf[0] == '/' || !slash)
+			next = xstrdup(buf);
+		else if (asprintf(&next, "%.*s%s", (int)(slash - cur + 1), cur,
+				  buf) < 0)
+			die("out of memory");
+		free(cur);
+		cur = next;
+	}
+	return cur;			/* a loop: the open fails with ELOOP */
+}
+
 int out_open(struct out *o, const char *path)
 {
 	const char *slash;
+	struct stat st;
+	bool exists;
 	int fd;
 
 	memset(o, 0, sizeof(*o));
@@ -106,9 +137,9 @@ int out_open(struct out *o, const char *path)
 		o->f = stdout;
 		return 0;
 	}
-	o->path = xstrdup(path);
-	if (is_special(path)) {
-		o->f = fopen(path, "w");
+	o->path = link_target(path);
+	if (is_special(o->path)) {
+		o->f = fopen(o->path, "w");
 		if (!o->f) {
 			warn("%s: %s", path, strerror(errno));
 			free(o->path);
@@ -116,9 +147,12 @@ int out_open(struct out *o, const char *path)
 		}
 		return 0;
 	}
-	slash = strrchr(path, '/');
+	exists = stat(o->path, &st) == 0;
+	/* a rename would cut a hard-linked file off its other names */
+	o->in_place = exists && st.st_nlink > 1;
+	slash = strrchr(o->path, '/');
 	if (asprintf(&o->tmp, "%.*s.fragview-XXXXXX",
-		     (int)(slash ? slash - path + 1 : 0), path) < 0)
+		     (int)(slash ? slash - o->path + 1 : 0), o->path) < 0)
 		die("out of memory");
 	fd = mkstemp(o->tmp);
 	if (fd >= 0)
@@ -133,14 +167,46 @@ int out_open(struct out *o, const char *path)
 		free(o->path);
 		return -1;
 	}
-	/* mkstemp makes 0600; output files get the usual umask'd 0666 */
-	{
+	if (exists) {
+		/* the file it replaces keeps its mode (and owner, if we may) */
+		if (fchown(fd, st.st_uid, st.st_gid))
+			errno = 0;
+		fchmod(fd, st.st_mode & 07777);
+	} else {
+		/* mkstemp makes 0600; new files get the usual umask'd 0666 */
 		mode_t mask = umask(0);
 
 		umask(mask);
 		fchmod(fd, 0666 & ~mask);
 	}
 	return 0;
+}
+
+/*
+ * A hard-linked target: the finished temporary file copied over it, in
+ * place.  Not atomic, but only once the whole output is there; the
+ * temporary file goes.  Returns 0 or an errno.
+ */
+static int copy_in_place(const char *tmp, const char *path)
+{
+	char buf[65536];
+	int in = open(tmp, O_RDONLY), out = -1, err = 0;
+	ssize_t n;
+
+	if (in >= 0)
+		out = open(path, O_WRONLY | O_TRUNC);
+	if (in < 0 || out < 0)
+		err = errno;
+	while (!err && (n = read(in, buf, sizeof(buf))) != 0) {
+		if (n < 0 || write(out, buf, n) != n)
+			err = n < 0 || errno ? errno : EIO;
+	}
+	if (out >= 0 && (fsync(out) || close(out)) && !err)
+		err = errno;
+	if (in >= 0)
+		close(in);
+	unlink(tmp);
+	return err;
 }
 
 void out_abort(struct out *o)
@@ -169,7 +235,9 @@ int out_close(struct out *o)
 			err = errno ? errno : EIO;
 	}
 	o->f = NULL;
-	if (!err && o->tmp && rename(o->tmp, o->path))
+	if (!err && o->tmp && o->in_place)
+		err = copy_in_place(o->tmp, o->path);
+	else if (!err && o->tmp && rename(o->tmp, o->path))
 		err = errno;
 	if (err) {
 		warn("%s: write failed: %s", name, strerror(err));

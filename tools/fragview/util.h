@@ -3,6 +3,7 @@
 #ifndef FRAGVIEW_UTIL_H
 #define FRAGVIEW_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -39,11 +40,17 @@ char *xstrdup(const char *s);
  * leaves a truncated file nor clobbers a good one.  out_close() returns
  * 0, or -1 after printing one line (the temp file is removed).
  * out_abort() drops the temp file (error paths).
+ * A file replaced keeps its mode (and owner when allowed); a symbolic
+ * link is followed, the target replaced and the link kept; a file with
+ * other hard links is written in place once the temporary file is
+ * complete (a rename would cut it off its other names), so a failure
+ * while copying can leave it truncated, with the error reported.
  */
 struct out {
 	FILE *f;
-	char *path;		/* final name, NULL for stdout */
+	char *path;		/* final name, links followed; NULL: stdout */
 	char *tmp;		/* temporary name */
+	bool in_place;		/* path has hard links: copy, not rename */
 };
 
 int out_open(struct out *o, const char *path);

@@ -232,6 +232,15 @@ expect "map -o keeps a good file when the run fails" 3 \
 	-- "$fv" map none.dat --format txt -o keep.txt
 [ "$(cat keep.txt)" = good ] && [ -z "$(ls -A | grep fragview-)" ] &&
 	ok "-o: old file intact, no temp file left" || nok "-o clobbered or left a temp file"
+# -o over a 0600 file through a symbolic link, and over a hard-linked one
+chmod 600 keep.txt
+ln -s keep.txt keep-link.txt
+ln keep.txt keep-hard.txt
+expect "map -o through a symbolic link" 0 "" -- "$fv" map mob.dat -f txt -o keep-link.txt
+[ -L keep-link.txt ] && [ "$(stat -c %a keep.txt)" = 600 ] &&
+	cmp -s keep.txt keep-hard.txt && grep -q "^pageblock order 9 " keep.txt &&
+	ok "-o: the link stays a link, its target keeps mode 0600 and its hard link" ||
+	nok "-o through a link" "$(ls -l keep*.txt)"
 
 # ---- bad inputs: exact one-line errors
 : > empty.dat

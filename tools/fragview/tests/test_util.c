@@ -74,6 +74,65 @@ static void test_out_atomic(void)
 	CHECK_EQ(entries(), 1);
 }
 
+/* path in the scratch directory, one of four static buffers */
+static const char *in_dir(const char *name)
+{
+	static char buf[4][64];
+	static int k;
+
+	k = (k + 1) % 4;
+	snprintf(buf[k], sizeof(buf[k]), "%s/%s", dir, name);
+	return buf[k];
+}
+
+static int write_out(const char *path, const char *text)
+{
+	struct out o;
+
+	if (out_open(&o, path))
+		return -1;
+	fputs(text, o.f);
+	return out_close(&o);
+}
+
+/*
+ * -o over an existing file: its mode stays, a symbolic link stays a
+ * link to the updated target, a hard link keeps both names on the one
+ * file; a new file gets 0666 less the umask.
+ */
+static void test_out_keeps_file(void)
+{
+	const char *priv = in_dir("private.txt"), *sym = in_dir("link.txt");
+	const char *hard = in_dir("hard.txt"), *fresh = in_dir("new.txt");
+	mode_t mask = umask(022);
+	struct stat st;
+
+	CHECK_EQ(write_out(priv, "one\n"), 0);
+	CHECK_EQ(chmod(priv, 0600), 0);
+	CHECK_EQ(write_out(priv, "two\n"), 0);
+	CHECK(stat(priv, &st) == 0 && (st.st_mode & 07777) == 0600);
+
+	CHECK_EQ(symlink("private.txt", sym), 0);
+	CHECK_EQ(write_out(sym, "three\n"), 0);
+	CHECK(lstat(sym, &st) == 0 && S_ISLNK(st.st_mode));
+	CHECK(!strcmp(slurp(priv), "three\n"));
+	CHECK(stat(priv, &st) == 0 && (st.st_mode & 07777) == 0600);
+
+	CHECK_EQ(link(priv, hard), 0);
+	CHECK_EQ(write_out(hard, "four\n"), 0);
+	CHECK(!strcmp(slurp(priv), "four\n"));
+	CHECK(stat(hard, &st) == 0 && st.st_nlink == 2);
+
+	CHECK_EQ(write_out(fresh, "five\n"), 0);
+	CHECK(stat(fresh, &st) == 0 && (st.st_mode & 07777) == 0644);
+	umask(mask);
+	CHECK_EQ(entries(), 5);	/* out.txt and these four: no temporary */
+	unlink(priv);
+	unlink(sym);
+	unlink(hard);
+	unlink(fresh);
+}
+
 static void test_out_unwritable(void)
 {
 	struct out o;
@@ -311,6 +370,7 @@ int main(void)
 	}
 	RUN(test_out_dev_full);
 	RUN(test_out_atomic);
+	RUN(test_out_keeps_file);
 	RUN(test_out_unwritable);
 	RUN(test_parse_time);
 	RUN(test_parse_zone);
