@@ -187,6 +187,12 @@ int load_capture_blame(const char *path, struct fv_model *m,
 		warn("%s: no mobility or kmem/migrate events in this capture", path);
 		return -1;
 	}
+	/* their formats without a record: as unusable as no formats */
+	if (!info->nr_events) {
+		warn("%s: no mobility or kmem/migrate events in this capture (only their formats)",
+		     path);
+		return -1;
+	}
 	warn_issues(path, m);
 	if (info->nr_bad)
 		warn("%s: %llu records too short for their event format were skipped",

@@ -262,6 +262,12 @@ expect "directory" 3 "fragview: adir: not a regular file" -- "$fv" check adir
 expect "capture without our events" 3 \
 	"fragview: none.dat: no mobility or kmem/migrate events in this capture" \
 	-- "$fv" stats none.dat
+mk formats formats.dat
+for c in stats map check blame; do
+	expect "$c: our formats but none of our events: 3" 3 \
+		"fragview: formats.dat: no mobility or kmem/migrate events in this capture (only their formats)" \
+		-- "$fv" $c formats.dat
+done
 expect "unknown option" 64 "fragview: map: unknown option '--frobnicate' (see 'fragview map --help')" \
 	-- "$fv" map mob.dat --frobnicate
 expect "unknown command" 64 "fragview: 'frob' is not a fragview command (see 'fragview --help')" \

@@ -18,6 +18,7 @@ scenarios:
   lostflip   as mobility, but one flip is missing from the capture
   stock      only kmem:mm_page_alloc_extfrag and migrate:mm_migrate_pages
   none       only an unrelated event (sched:sched_dummy)
+  formats    the formats of the mobility events, only sched_dummy records
   onesnap    mobility events but a single snapshot
   census     as mobility, plus mobility:pageblock_census after the first
              and the last snapshot (pages by kind, a pattern of foreign
@@ -796,11 +797,14 @@ def main():
     elif scenario == "stock":
         cpus, facts = gen_stock(n)
         names = ["mm_page_alloc_extfrag", "mm_migrate_pages"]
-    elif scenario == "none":
+    elif scenario in ("none", "formats"):
         cpus = [[(1_000_000_000 + i * 1000, record("sched_dummy", x=i))
                  for i in range(100)], []]
         facts = {}
         names = ["sched_dummy"]
+        if scenario == "formats":
+            names += ["pageblock_state", "pageblock_flip", "pageblock_steal",
+                      "pcp_drain", "migrate_folio"]
     else:
         sys.stderr.write("unknown scenario %s\n" % scenario)
         return 2
