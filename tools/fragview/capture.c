@@ -11,6 +11,7 @@ struct loader {
 	struct fv_model *m;
 	struct fv_stats *s;
 	struct fv_blame *b;
+	struct fv_compact *c;
 	const struct fv_trace_info *info;	/* which events the file has */
 	struct capture_filter *f;		/* NULL: everything */
 	bool started;				/* the window is resolved */
@@ -81,6 +82,8 @@ static int on_event(const struct fv_event *ev, void *ctx)
 		return -1;
 	if (l->s && counted)
 		fv_stats_apply(l->s, ev);
+	if (l->c)
+		fv_compact_apply(l->c, ev, ev->ts);
 	return 0;
 }
 
@@ -142,6 +145,12 @@ static int compaction_needs(const char *path, const struct fv_model *m,
 	return 0;
 }
 
+void capture_free(struct fv_model *m)
+{
+	fv_compact_free(m->compact);
+	fv_model_free(m);
+}
+
 int load_capture(const char *path, struct fv_model *m, struct fv_stats *s,
 		 enum capture_need need, struct fv_trace_info *info,
 		 struct capture_filter *f)
@@ -165,13 +174,19 @@ int load_capture_blame(const char *path, struct fv_model *m,
 	 */
 	m->keep_hist = need == NEED_SNAPSHOT;
 	m->keep_steal_times = need == NEED_SNAPSHOT;	/* map --color steals */
+	/* compaction runs: for compact, and the map's scanner overlay */
+	if (need == NEED_SNAPSHOT || need == NEED_COMPACTION)
+		l.c = m->compact = fv_compact_new();
 	if (fv_trace_read_blame(path, info, on_event, &l, b ? &tb : NULL))
 		return -1;
 	m->expect_snap_events = info->have[FV_EV_SNAPSHOT];
-	m->compact->have_alloc_event = info->have[FV_EV_ALLOC];
+	if (l.c)
+		l.c->have_alloc_event = info->have[FV_EV_ALLOC];
 	m->expect_steal_events = info->have[FV_EV_STEAL] ||
 				 info->have[FV_EV_EXTFRAG];
 	fv_model_finish(m);
+	if (l.c)
+		fv_compact_finish(l.c, m);
 	if (s)
 		fv_stats_finish(s, m);
 	if (b)

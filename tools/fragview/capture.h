@@ -58,4 +58,10 @@ int load_capture_blame(const char *path, struct fv_model *m,
 		       enum capture_need need, struct fv_trace_info *info,
 		       struct capture_filter *f);
 
+/*
+ * The compaction runs (compaction.h) of map and compact go to
+ * m->compact: capture_free() frees them and the model.
+ */
+void capture_free(struct fv_model *m);
+
 #endif /* FRAGVIEW_CAPTURE_H */

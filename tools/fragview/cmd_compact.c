@@ -67,7 +67,7 @@ int cmd_compact(int argc, char **argv)
 
 	fv_model_init(&m);
 	if (load_capture(path, &m, NULL, NEED_COMPACTION, &info, &filter)) {
-		fv_model_free(&m);
+		capture_free(&m);
 		return EXIT_UNREADABLE;
 	}
 	check_window("compact", &filter);
@@ -80,6 +80,6 @@ int cmd_compact(int argc, char **argv)
 			ret = out_close(&out);
 		}
 	}
-	fv_model_free(&m);
+	capture_free(&m);
 	return ret ? EXIT_NO_OUTPUT : 0;
 }

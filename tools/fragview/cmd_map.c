@@ -178,11 +178,11 @@ int cmd_map(int argc, char **argv)
 	if (ret || check_zone_filter(path, &m, &o) ||
 	    check_color(path, &m, o.color)) {
 		fv_blame_free(&b);
-		fv_model_free(&m);
+		capture_free(&m);
 		return EXIT_UNREADABLE;
 	}
 	ret = write_map(r, oc.path, &m, &o);
 	fv_blame_free(&b);
-	fv_model_free(&m);
+	capture_free(&m);
 	return ret ? EXIT_NO_OUTPUT : 0;
 }

@@ -241,6 +241,12 @@ void fv_compact_apply(struct fv_compact *c, const struct fv_event *ev,
 {
 	struct fv_crun *r;
 
+	if (!fv_compact_kind(ev->kind) && ev->kind != FV_EV_MIGRATE)
+		return;
+	/* records in the order of the model's (fv_model_apply()) */
+	if (ts < c->last_ts)
+		ts = c->last_ts;
+	c->last_ts = ts;
 	if (ev->kind == FV_EV_MIGRATE) {
 		struct fv_cfail *f;
 

@@ -91,6 +91,7 @@ struct fv_coutcome {
 };
 
 struct fv_compact {
+	uint64_t last_ts;		/* latest event: later ones never older */
 	struct fv_crun *runs;
 	size_t nr_runs, runs_cap;
 	struct fv_cscan *scans;
@@ -131,7 +132,8 @@ static inline bool fv_compact_kind(uint8_t kind)
 }
 
 /*
- * Feed one event (non-decreasing ts).  Takes the compaction kinds,
+ * Feed one event (an older ts is taken as the latest one's, as the model
+ * does).  Takes the compaction kinds,
  * FV_EV_ALLOC and FV_EV_MIGRATE (failures only); ignores the rest.
  */
 void fv_compact_apply(struct fv_compact *c, const struct fv_event *ev,

@@ -24,7 +24,6 @@
 #include <string.h>
 
 #include "abi.h"
-#include "compaction.h"
 #include "model.h"
 #include "rowidx.h"
 #include "util.h"
@@ -97,7 +96,6 @@ void fv_model_init(struct fv_model *m)
 	m->pageblock_order = 9;
 	m->bucket_ns = 1000;	/* doubled by merging as the capture grows */
 	m->priv = xcalloc(1, sizeof(struct model_priv));
-	m->compact = fv_compact_new();
 }
 
 void fv_model_free(struct fv_model *m)
@@ -120,7 +118,6 @@ void fv_model_free(struct fv_model *m)
 	free(m->states);
 	free(m->census);
 	free(m->steal_recs);
-	fv_compact_free(m->compact);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -726,8 +723,6 @@ int fv_model_apply(struct fv_model *m, const struct fv_event *ev)
 		m->impossible.ts = ts;
 		m->impossible_why = why;
 	}
-	if (fv_compact_kind(ev->kind) || ev->kind == FV_EV_MIGRATE)
-		fv_compact_apply(m->compact, ev, ts);
 
 	switch (ev->kind) {
 	case FV_EV_STATE:
@@ -894,7 +889,6 @@ void fv_model_finish(struct fv_model *m)
 		snapshot_counts(m, p->cur_bucket);
 	sort_blocks(m);
 	build_zones(m);
-	fv_compact_finish(m->compact, m);
 }
 
 /* First flip with ts > ts. */

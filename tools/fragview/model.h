@@ -27,8 +27,9 @@
  *     recent events for each block that has any;
  *   - time-bucketed counters for the charts (fixed number of buckets,
  *     widened by merging pairs when the capture outgrows them);
- *   - m->compact (compaction.h): compaction runs, every scanner pass and
- *     failed migration, allocations of order >= pageblock_order.
+ *   - not the compaction runs: compaction.c keeps those, fed by the
+ *     capture reader (capture.c) like the statistics and blame, and
+ *     m->compact points to them for the renderers (NULL: none).
  *
  * All enums below are fragview's canonical values; the trace module maps
  * the kernel's config-dependent numbers to them by the symbolic names in
@@ -260,7 +261,6 @@ struct fv_event {
 		} alloc;
 	};
 };
-
 /* Counters a block keeps for the whole capture. */
 struct fv_block_counts {
 	uint32_t steals;		/* steals that took pages from this block */
@@ -425,7 +425,8 @@ struct fv_model {
 	uint64_t base_ts, last_snap_ts;	/* when they were taken */
 	uint64_t unknown_blocks;	/* events naming a pfn outside known blocks */
 	void *priv;			/* model.c internals (pfn index etc.) */
-	struct fv_compact *compact;	/* compaction.h: runs, scans, allocs */
+	/* compaction.h: runs, scans, allocs; attached and freed by capture.c */
+	struct fv_compact *compact;
 	/* signs of lost or reordered events */
 	uint32_t nr_snapshots;		/* distinct pageblock_state seq runs seen */
 	uint64_t out_of_order;		/* events older than their predecessor */

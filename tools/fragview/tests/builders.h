@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../compaction.h"
 #include "../model.h"
 
 static inline struct fv_event ev_state(uint64_t ts, uint32_t seq, int32_t nid,
@@ -154,8 +155,10 @@ static inline struct fv_event with_gen(struct fv_event e, uint64_t gen)
 }
 
 /*
- * Into the model.  A refused event leaves every later check meaningless
- * (and fixtures are built outside any RUN()), so it ends the test binary.
+ * Into the model, and into its compaction runs when it has them (as
+ * capture.c feeds them).  A refused event leaves every later check
+ * meaningless (and fixtures are built outside any RUN()), so it ends
+ * the test binary.
  */
 static inline void feed(struct fv_model *m, struct fv_event ev)
 {
@@ -164,6 +167,28 @@ static inline void feed(struct fv_model *m, struct fv_event ev)
 			fv_ev_kind_name(ev.kind), (unsigned long long)ev.ts);
 		exit(2);
 	}
+	if (m->compact)
+		fv_compact_apply(m->compact, &ev, ev.ts);
+}
+
+/* A model with compaction runs, finished and freed as capture.c does. */
+static inline void compact_model_init(struct fv_model *m)
+{
+	fv_model_init(m);
+	m->compact = fv_compact_new();
+}
+
+static inline void compact_model_finish(struct fv_model *m)
+{
+	fv_model_finish(m);
+	if (m->compact)
+		fv_compact_finish(m->compact, m);
+}
+
+static inline void compact_model_free(struct fv_model *m)
+{
+	fv_compact_free(m->compact);
+	fv_model_free(m);
 }
 
 #endif /* FRAGVIEW_TESTS_BUILDERS_H */

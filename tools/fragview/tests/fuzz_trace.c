@@ -44,6 +44,7 @@ static int on_event(const struct fv_event *ev, void *ctx)
 	if (fv_model_apply(c->m, ev))
 		return -1;
 	fv_stats_apply(c->s, ev);
+	fv_compact_apply(c->m->compact, ev, ev->ts);
 	return 0;
 }
 
@@ -99,6 +100,7 @@ static void exercise(struct fv_model *m, struct fv_stats *s,
 
 	m->expect_snap_events = true;	/* incomplete snapshots are reported */
 	fv_model_finish(m);
+	fv_compact_finish(m->compact, m);
 	fv_stats_finish(s, m);
 	fv_blame_finish(b, m->pageblock_order);
 	s->blame = b;
@@ -165,6 +167,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		devnull = fopen("/dev/null", "w");
 	fv_model_init(&m);
 	m.keep_hist = true;	/* the per-block rings are model code too */
+	m.compact = fv_compact_new();
 	s = fv_stats_new();
 	fv_blame_init(&b);
 	ctx = (struct sinkctx){ &m, s, &b };
@@ -226,6 +229,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	exercise_blame(&b, &m, data[0] / 3 % 3);
 	fv_stats_free(s);
 	fv_blame_free(&b);
+	fv_compact_free(m.compact);
 	fv_model_free(&m);
 	return 0;
 }

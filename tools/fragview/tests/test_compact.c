@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* test_compact.c - the compaction model (compaction.c) through the model. */
+/* test_compact.c - the compaction model (compaction.c), fed as capture.c does. */
 #include <stdint.h>
 #include <string.h>
 
@@ -24,7 +24,7 @@ static void test_runs_by_task(void)
 	struct fv_model m;
 	const struct fv_compact *c;
 
-	fv_model_init(&m);
+	compact_model_init(&m);
 	base4(&m);
 	feed(&m, ev_czone(200, FV_EV_CTRY, 10, -1, 0, 9, 0));
 	feed(&m, ev_czone(201, FV_EV_CSUITABLE, 10, 0, Z, 9, FV_CS_CONTINUE));
@@ -40,7 +40,7 @@ static void test_runs_by_task(void)
 	feed(&m, ev_cscan(221, 20, true, 0x1600, 0x1700, 256, 5));
 	feed(&m, ev_crun(230, FV_EV_CEND, 20, 0x1000, 0x1800, 0x1400, 0x1600,
 			 FV_CS_COMPLETE));
-	fv_model_finish(&m);
+	compact_model_finish(&m);
 	c = m.compact;
 
 	CHECK_EQ(c->nr_runs, 2);
@@ -73,7 +73,7 @@ static void test_runs_by_task(void)
 	CHECK_EQ(c->scans[1].run, 1);
 	CHECK_EQ(c->scans[3].run, 1);
 	CHECK(c->scans[2].free && !c->scans[0].free);
-	fv_model_free(&m);
+	compact_model_free(&m);
 }
 
 /* finished inside a run names its zone and order; what came before a
@@ -83,7 +83,7 @@ static void test_zone_order_sources(void)
 	struct fv_model m;
 	const struct fv_compact *c;
 
-	fv_model_init(&m);
+	compact_model_init(&m);
 	feed(&m, ev_crun(10, FV_EV_CBEGIN, 5, 0x9000, 0xa000, 0x9000, 0x9e00, 0));
 	feed(&m, ev_czone(11, FV_EV_CFINISHED, 5, 1, FV_ZONE_NORMAL, -1,
 			  FV_CS_CONTINUE));
@@ -100,7 +100,7 @@ static void test_zone_order_sources(void)
 	feed(&m, ev_crun(30, FV_EV_CBEGIN, 5, 0x9000, 0xa000, 0x9000, 0x9e00, 0));
 	feed(&m, ev_crun(31, FV_EV_CEND, 5, 0x9000, 0xa000, 0x9000, 0x9e00,
 			 FV_CS_SKIPPED));
-	fv_model_finish(&m);
+	compact_model_finish(&m);
 	c = m.compact;
 
 	CHECK_EQ(c->nr_runs, 3);
@@ -124,7 +124,7 @@ static void test_zone_order_sources(void)
 	CHECK_EQ(c->outcomes[2].runs[FV_CS_CONTENDED], 1);
 	CHECK_EQ(c->outcomes[2].suitable[FV_CS_SKIPPED], 1);
 	CHECK_EQ(c->outcomes[2].deferred, 1);
-	fv_model_free(&m);
+	compact_model_free(&m);
 }
 
 /* An end whose begin is not in the capture still makes a run. */
@@ -133,12 +133,12 @@ static void test_end_without_begin(void)
 	struct fv_model m;
 	const struct fv_compact *c;
 
-	fv_model_init(&m);
+	compact_model_init(&m);
 	feed(&m, ev_cscan(5, 3, false, 0x1000, 0x1010, 16, 0));
 	feed(&m, ev_crun(9, FV_EV_CEND, 3, 0x1000, 0x1800, 0x1010, 0x1600,
 			 FV_CS_PARTIAL_SKIPPED));
 	feed(&m, ev_crun(12, FV_EV_CBEGIN, 3, 0x1000, 0x1800, 0x1010, 0x1600, 0));
-	fv_model_finish(&m);
+	compact_model_finish(&m);
 	c = m.compact;
 
 	CHECK_EQ(c->nr_ends_unmatched, 1);
@@ -149,7 +149,7 @@ static void test_end_without_begin(void)
 	CHECK_EQ(c->runs[1].status, FV_CS_UNKNOWN);
 	CHECK_EQ(c->scans[0].run, FV_NO_RUN);
 	CHECK(fv_compact_any(c));
-	fv_model_free(&m);
+	compact_model_free(&m);
 }
 
 /* Only orders >= pageblock_order are kept; pfn -1 is a failure. */
@@ -160,14 +160,14 @@ static void test_high_order_allocs(void)
 	struct fv_ctl *tl;
 	size_t n;
 
-	fv_model_init(&m);
+	compact_model_init(&m);
 	feed(&m, ev_alloc(10, 0x2000, 0));
 	feed(&m, ev_alloc(11, 0x2200, 9));
 	feed(&m, ev_crun(12, FV_EV_CBEGIN, 1, 0, 0x1000, 0, 0xe00, 0));
 	feed(&m, ev_crun(12, FV_EV_CEND, 1, 0, 0x1000, 0, 0xe00, FV_CS_SUCCESS));
 	feed(&m, ev_alloc(12, UINT64_MAX, 9));
 	feed(&m, ev_alloc(13, UINT64_MAX, 10));
-	fv_model_finish(&m);
+	compact_model_finish(&m);
 	c = m.compact;
 
 	CHECK_EQ(c->nr_allocs, 3);
@@ -190,17 +190,17 @@ static void test_high_order_allocs(void)
 	CHECK(tl[2].run && tl[2].ts == 12);
 	CHECK(!tl[3].run && tl[3].ts == 13);
 	free(tl);
-	fv_model_free(&m);
+	compact_model_free(&m);
 
 	/* with pageblock_order 10, order 9 is not high order */
-	fv_model_init(&m);
+	compact_model_init(&m);
 	fv_model_set_pageblock_order(&m, 10);
 	feed(&m, ev_alloc(11, 0x2200, 9));
 	feed(&m, ev_alloc(13, UINT64_MAX, 10));
-	fv_model_finish(&m);
+	compact_model_finish(&m);
 	CHECK_EQ(m.compact->nr_allocs, 1);
 	CHECK_EQ(m.compact->allocs[0].order, 10);
-	fv_model_free(&m);
+	compact_model_free(&m);
 }
 
 /* What the maps draw: scanner extents per block and failures, up to ts. */
@@ -210,7 +210,7 @@ static void test_marks(void)
 	struct fv_cmark mk[4];
 	size_t n;
 
-	fv_model_init(&m);
+	compact_model_init(&m);
 	base4(&m);
 	feed(&m, ev_crun(200, FV_EV_CBEGIN, 1, 0x1000, 0x1800, 0x1000, 0x1600, 0));
 	feed(&m, ev_cscan(210, 1, false, 0x1010, 0x1100, 240, 1));
@@ -223,7 +223,7 @@ static void test_marks(void)
 	feed(&m, ev_cscan(250, 1, false, 0x1300, 0x1500, 512, 0));
 	feed(&m, ev_crun(260, FV_EV_CEND, 1, 0x1000, 0x1800, 0x1500, 0x1600,
 			 FV_CS_COMPLETE));
-	fv_model_finish(&m);
+	compact_model_finish(&m);
 
 	CHECK_EQ(m.compact->nr_fails, 2);
 	n = fv_compact_marks(m.compact, &m, 215, mk);
@@ -253,7 +253,7 @@ static void test_marks(void)
 	CHECK_EQ(fv_compact_fails_upto(m.compact, 241), 1);
 	CHECK(!strcmp(fv_errno_name(-11), "EAGAIN"));
 	CHECK(fv_errno_name(-4095) == NULL);
-	fv_model_free(&m);
+	compact_model_free(&m);
 }
 
 /* More tasks than slots: the oldest is forgotten, nothing breaks. */
@@ -262,13 +262,13 @@ static void test_many_tasks(void)
 	struct fv_model m;
 	const struct fv_compact *c;
 
-	fv_model_init(&m);
+	compact_model_init(&m);
 	for (int pid = 0; pid < FV_CTASKS + 8; pid++)
 		feed(&m, ev_crun(10 + pid, FV_EV_CBEGIN, pid, 0, 0x1000, 0, 0xe00, 0));
 	for (int pid = 0; pid < FV_CTASKS + 8; pid++)
 		feed(&m, ev_crun(200 + pid, FV_EV_CEND, pid, 0, 0x1000, 0x10,
 				 0xe00, FV_CS_COMPLETE));
-	fv_model_finish(&m);
+	compact_model_finish(&m);
 	c = m.compact;
 	/* the first 8 tasks' begins were forgotten: their ends start runs */
 	CHECK_EQ(c->nr_ends_unmatched, 8);
@@ -278,7 +278,7 @@ static void test_many_tasks(void)
 	CHECK(!c->runs[0].have_end);
 	CHECK(c->runs[8].have_end);
 	CHECK_EQ(c->runs[FV_CTASKS + 8].pid, 0);	/* the first lone end */
-	fv_model_free(&m);
+	compact_model_free(&m);
 }
 
 static void test_cstatus_names(void)

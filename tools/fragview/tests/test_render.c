@@ -92,7 +92,7 @@ static void build_fixture(struct fv_model *m)
 {
 	uint64_t ts = FIX_T0;
 
-	fv_model_init(m);
+	compact_model_init(m);
 	m->keep_hist = true;		/* the HTML block details */
 	m->keep_space_times = true;	/* and its colour views, as map sets */
 	for (unsigned int k = 0; k < 8; k++)
@@ -145,7 +145,7 @@ static void build_fixture(struct fv_model *m)
 	for (size_t i = 0; i < m->nr_blocks; i++)
 		state(m, FIX_END, 2, m->blocks[i].nid, m->blocks[i].zone,
 		      m->blocks[i].pfn, m->blocks[i].mt);
-	fv_model_finish(m);
+	compact_model_finish(m);
 }
 
 /* ~1 M events on 4096 blocks, ~100k flips: the HTML must stay usable. */
@@ -497,7 +497,7 @@ static void txt_empty_model(void)
 	CHECK_EQ(ret, 0);
 	CHECK(strstr(t, "data-blocks=\"0\""));
 	free(t);
-	fv_model_free(&m);
+	compact_model_free(&m);
 }
 
 static void ansi_colours(void)
@@ -938,7 +938,7 @@ static void txt_cells_at_pfn(void)
 	check_txt_pfns(&h, t, mt);
 	free(t);
 	free(mt);
-	fv_model_free(&h);
+	compact_model_free(&h);
 }
 
 /*
@@ -1005,7 +1005,7 @@ static void svg_cells_at_pfn(void)
 	/* the offline block is a gap */
 	CHECK_EQ(count_str(t, "data-pfn=\""), h.nr_blocks - 1);
 	free(t);
-	fv_model_free(&h);
+	compact_model_free(&h);
 }
 
 int main(int argc, char **argv)
@@ -1031,7 +1031,7 @@ int main(int argc, char **argv)
 		fv_model_init(&empty);
 		fv_model_finish(&empty);
 		ret = write_html(argv[2], &empty, NULL, 0, "empty");
-		fv_model_free(&empty);
+		compact_model_free(&empty);
 		return ret;
 	}
 	if ((argc == 3 || argc == 5) && !strcmp(argv[1], "--big-html")) {
@@ -1050,7 +1050,7 @@ int main(int argc, char **argv)
 		times[1] = big.flips[big.nr_flips / 2].ts;
 		times[2] = big.last_ts;
 		ret = write_html(argv[2], &big, times, 3, "synthetic capture");
-		fv_model_free(&big);
+		compact_model_free(&big);
 		return ret;
 	}
 	if (argc != 1) {
@@ -1074,7 +1074,7 @@ int main(int argc, char **argv)
 	RUN(renderer_write_error);
 	RUN(txt_cells_at_pfn);
 	RUN(svg_cells_at_pfn);
-	fv_model_free(&fix);
+	compact_model_free(&fix);
 	printf("%d passed, %d failed\n", t_pass, t_fail);
 	return TEST_EXIT();
 }
