@@ -199,6 +199,23 @@ static void add_scan(struct fv_compact *c, const struct fv_event *ev,
 	}
 }
 
+/*
+ * fast_isolate_freepages(): the free scanner taking pages straight off
+ * the free lists, before the linear scan.  Its pages count in the run's
+ * free scanner totals, but its range (the lowest pfn it would take ~ the
+ * free scanner's position) was not walked: no scan record, no map mark.
+ */
+static void add_fast_scan(struct fv_compact *c, const struct fv_event *ev)
+{
+	struct fv_crun *r = open_run(c, ev->cscan.pid);
+
+	if (!r)
+		return;
+	r->fscanned += ev->cscan.nr_scanned;
+	r->ftaken += ev->cscan.nr_taken;
+	r->nr_fscans++;
+}
+
 /* suitable before a begin, finished inside a run: node, zone, order */
 static void zone_event(struct fv_compact *c, const struct fv_event *ev)
 {
@@ -266,6 +283,9 @@ void fv_compact_apply(struct fv_compact *c, const struct fv_event *ev,
 	case FV_EV_CSCAN_MIGRATE:
 	case FV_EV_CSCAN_FREE:
 		add_scan(c, ev, ts);
+		break;
+	case FV_EV_CSCAN_FAST:
+		add_fast_scan(c, ev);
 		break;
 	case FV_EV_CBEGIN:
 		begin_run(c, ev, ts);

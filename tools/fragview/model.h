@@ -130,6 +130,7 @@ enum fv_ev_kind {
 	FV_EV_CDEFERRED,	/* compaction:mm_compaction_deferred */
 	FV_EV_CTRY,		/* compaction:mm_compaction_try_to_compact_pages */
 	FV_EV_ALLOC,		/* kmem:mm_page_alloc (pfn -1: failed) */
+	FV_EV_CSCAN_FAST,	/* compaction:mm_compaction_fast_isolate_freepages */
 	FV_EV_NR,
 };
 #define FV_EV_FIRST_COMPACT FV_EV_CSCAN_MIGRATE
@@ -236,7 +237,7 @@ struct fv_event {
 			uint16_t n[FV_CN_NR];	/* enum fv_census_count */
 			uint8_t zone, mt;
 		} census;
-		struct {		/* FV_EV_CSCAN_MIGRATE, FV_EV_CSCAN_FREE */
+		struct {		/* FV_EV_CSCAN_MIGRATE, _FREE, _FAST */
 			uint64_t start_pfn, end_pfn, nr_scanned, nr_taken;
 			int32_t pid;
 		} cscan;

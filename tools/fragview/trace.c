@@ -96,6 +96,7 @@ struct event_spec {
 #define COMPACT_SPECS							\
 	CSCAN("mm_compaction_isolate_migratepages", FV_EV_CSCAN_MIGRATE), \
 	CSCAN("mm_compaction_isolate_freepages", FV_EV_CSCAN_FREE),	\
+	CSCAN("mm_compaction_fast_isolate_freepages", FV_EV_CSCAN_FAST), \
 	CRUN("mm_compaction_begin", FV_EV_CBEGIN, { NULL }),		\
 	CRUN("mm_compaction_end", FV_EV_CEND,				\
 	     F("status", MAP_CSTATUS, crun.status)),			\

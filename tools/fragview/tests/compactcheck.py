@@ -93,7 +93,8 @@ def main():
             runs.append(r)
             open_run[pid] = r
         elif ev in ('mm_compaction_isolate_migratepages',
-                    'mm_compaction_isolate_freepages') and pid in open_run:
+                    'mm_compaction_isolate_freepages',
+                    'mm_compaction_fast_isolate_freepages') and pid in open_run:
             k = 'm' if 'migrate' in ev else 'f'
             open_run[pid][k + 's'] += int(f['nr_scanned'])
             open_run[pid][k + 't'] += int(f['nr_taken'])

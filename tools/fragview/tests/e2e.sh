@@ -572,6 +572,16 @@ if [ -e "$fixtures/fragment.dat" ]; then
 	grep -qx "high-order allocations: not recorded (no kmem:mm_page_alloc in the capture)" out.txt &&
 		ok "compact: says allocations were not recorded" || nok "compact: not recorded" "$(sed -n 3p out.txt)"
 fi
+# a 6.12 capture with fast_isolate_freepages passes: in the free totals
+f612=$fixtures/v612-fragment.dat
+if [ -e "$f612" ]; then
+	expect "compact: v612-fragment.dat" 0 "" -- "$fv" compact "$f612" --format json -o c612.json
+	python3 "$here/compactcheck.py" "$f612" c612.json | grep "runs: task" |
+		sed "s/^\(n*o*t* *ok - \)/\1compact v612-fragment (fast free passes): /"
+	fast=$(trace-cmd report -i "$f612" 2>/dev/null | grep -c "mm_compaction_fast_isolate_freepages:")
+	[ "$fast" -gt 0 ] && ok "compact: v612-fragment.dat has $fast fast free passes" ||
+		nok "compact: v612-fragment.dat has no fast free pass to check"
+fi
 
 # ---- damaged copies of a capture: never a crash, never a hang
 python3 "$here/mutate.py" "$fv" mob.dat 200 | tail -1

@@ -128,6 +128,42 @@ static void test_zone_order_sources(void)
 }
 
 /* An end whose begin is not in the capture still makes a run. */
+/*
+ * fast_isolate_freepages passes count in the run's free scanner totals,
+ * but draw no mark: their range was searched on the free lists, not
+ * walked.
+ */
+static void test_fast_free_passes(void)
+{
+	struct fv_model m;
+	struct fv_event fast = ev_cscan(211, 10, true, 0x1000, 0x1600, 128, 128);
+	const struct fv_crun *r;
+	struct fv_cmark mk[4];
+
+	fast.kind = FV_EV_CSCAN_FAST;
+	compact_model_init(&m);
+	base4(&m);
+	feed(&m, ev_crun(210, FV_EV_CBEGIN, 10, 0x1000, 0x1800, 0x1000, 0x1600, 0));
+	feed(&m, fast);
+	fast.cscan.nr_scanned = 12;
+	fast.cscan.nr_taken = 8;
+	feed(&m, fast);
+	feed(&m, ev_cscan(212, 10, true, 0x1600, 0x1640, 64, 64));
+	feed(&m, ev_crun(220, FV_EV_CEND, 10, 0x1000, 0x1800, 0x1000, 0x1600,
+			  FV_CS_SUCCESS));
+	compact_model_finish(&m);
+	CHECK_EQ(m.compact->nr_runs, 1);
+	r = &m.compact->runs[0];
+	CHECK_EQ(r->fscanned, 128 + 12 + 64);
+	CHECK_EQ(r->ftaken, 128 + 8 + 64);
+	CHECK_EQ(r->nr_fscans, 3);
+	CHECK_EQ(m.compact->nr_scans, 1);
+	/* only the linear pass's block is marked */
+	CHECK_EQ(fv_compact_marks(m.compact, &m, UINT64_MAX, mk), 1);
+	CHECK(!strcmp(fv_ev_kind_name(FV_EV_CSCAN_FAST), "compact_scan_fast"));
+	compact_model_free(&m);
+}
+
 static void test_end_without_begin(void)
 {
 	struct fv_model m;
@@ -294,6 +330,7 @@ int main(void)
 {
 	RUN(test_runs_by_task);
 	RUN(test_zone_order_sources);
+	RUN(test_fast_free_passes);
 	RUN(test_end_without_begin);
 	RUN(test_high_order_allocs);
 	RUN(test_marks);
