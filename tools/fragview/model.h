@@ -166,7 +166,26 @@ const char *fv_census_count_name(enum fv_census_count c);	/* "free", ... */
 /* fv_event.flags */
 #define FV_EVF_GEN	1	/* state/flip: gen is valid (ABI v2) */
 
-/* One decoded event, canonical values only. */
+/*
+ * One decoded event, canonical values only: the one record every part
+ * of fragview shares, and a binary format of its own (README.md, "The
+ * event record").
+ *
+ * - The reader child sends events to the parent as they are in memory,
+ *   WIRE_BATCH of them per WIRE_EVENTS message (wire.h): both sides are
+ *   the same executable, so the layout is the host's, never on disk.
+ * - The fuzzer's raw-event entry point (tests/fuzz_trace.c, input byte
+ *   2) and its seed tests/fuzz-seeds/events.bin take the same bytes;
+ *   tests/make-fuzz-seeds.py packs them by the layout below (x86-64).
+ * - 56 bytes: ts at 0, cpu at 8, kind at 12, flags at 13, the union at
+ *   16 (40 bytes: a census record's counts are 16 bits to fit).  The
+ *   asserts after the struct hold it there.
+ * - enum fv_ev_kind only grows at its end (FV_EV_CSCAN_FAST came after
+ *   FV_EV_ALLOC), so seeds keep their meaning; wire_decode() refuses a
+ *   kind >= FV_EV_NR and wire_sanitize() makes the one bool canonical.
+ * - The parent trusts no other field: every consumer clamps enums
+ *   (zone, migratetype, reason) and checks pfns against known blocks.
+ */
 struct fv_event {
 	uint64_t ts;			/* ns, trace clock */
 	int32_t cpu;
@@ -262,6 +281,13 @@ struct fv_event {
 		} alloc;
 	};
 };
+_Static_assert(sizeof(struct fv_event) == 56, "the wire and seed layout");
+_Static_assert(offsetof(struct fv_event, cpu) == 8 &&
+	       offsetof(struct fv_event, kind) == 12 &&
+	       offsetof(struct fv_event, flags) == 13 &&
+	       offsetof(struct fv_event, state) == 16,
+	       "the wire and seed layout");
+
 /* Counters a block keeps for the whole capture. */
 struct fv_block_counts {
 	uint32_t steals;		/* steals that took pages from this block */
