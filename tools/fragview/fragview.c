@@ -6,12 +6,14 @@
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "fragview.h"
 #include "pager.h"
+#include "trace.h"
 #include "util.h"
 
 struct command {
@@ -49,7 +51,11 @@ static int show_version(const struct option *opt, const char *arg)
 {
 	(void)opt;
 	(void)arg;
-	print_and_exit("fragview " FRAGVIEW_VERSION "\n");
+	static char text[512];
+
+	snprintf(text, sizeof(text), "fragview " FRAGVIEW_VERSION "\n");
+	fv_trace_describe(text + strlen(text), sizeof(text) - strlen(text));
+	print_and_exit(text);
 }
 
 static const struct option options[] = {

@@ -12,6 +12,7 @@
  * the parent (wire.h).  Whatever the child does, the parent prints one
  * line and returns -1.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -344,7 +345,9 @@ static size_t kallsyms_len;
 int tep_parse_kallsyms(struct tep_handle *tep, const char *kallsyms)
 {
 	(void)tep;
-	if (keep_kallsyms && kallsyms && !kallsyms_text) {
+	/* (FRAGVIEW_TEST_UNBOUND_HOOK: as if libtraceevent's were called) */
+	if (keep_kallsyms && kallsyms && !kallsyms_text &&
+	    !getenv("FRAGVIEW_TEST_UNBOUND_HOOK")) {
 		kallsyms_len = strlen(kallsyms);
 		kallsyms_text = malloc(kallsyms_len + 1);
 		if (kallsyms_text)
@@ -358,6 +361,69 @@ int tep_parse_printk_formats(struct tep_handle *tep, const char *buf)
 	(void)tep;
 	(void)buf;
 	return 0;
+}
+
+/*
+ * Whether libtracecmd's calls of tep_parse_kallsyms() come here: the
+ * symbol the dynamic linker gives for the name is this definition.  If
+ * it is libtraceevent's (a link that no longer exports the executable's
+ * symbol), blame has no kallsyms text and its stacks stay addresses.
+ */
+static bool kallsyms_hook_bound(void)
+{
+	if (getenv("FRAGVIEW_TEST_UNBOUND_HOOK"))
+		return false;
+	return dlsym(RTLD_DEFAULT, "tep_parse_kallsyms") ==
+	       (void *)tep_parse_kallsyms;
+}
+
+/*
+ * The version of the libtracecmd mapped into this process, from its file
+ * name (libtracecmd.so.1.3.1) in /proc/self/maps: the library can change
+ * under a built fragview.  FRAGVIEW_TEST_LIBTRACECMD=X.Y.Z pretends.
+ * Returns X << 16 | Y << 8 | Z, 0 if unknown; the text into buf.
+ */
+static unsigned int libtracecmd_version(char *buf, size_t len)
+{
+	const char *v = getenv("FRAGVIEW_TEST_LIBTRACECMD");
+	unsigned int x = 0, y = 0, z = 0;
+	char line[4096], *so = NULL;
+	FILE *f = v ? NULL : fopen("/proc/self/maps", "r");
+
+	while (f && !so && fgets(line, sizeof(line), f))
+		if ((so = strstr(line, "/libtracecmd.so.")))
+			v = so + strlen("/libtracecmd.so.");
+	if (f)
+		fclose(f);
+	snprintf(buf, len, "unknown");
+	if (!v || sscanf(v, "%u.%u.%u", &x, &y, &z) < 2)
+		return 0;
+	snprintf(buf, len, "%u.%u.%u", x, y, z);
+	return x << 16 | y << 8 | z;
+}
+
+/* libtracecmd < 1.5.1 (or unknown) keeps every decompressed chunk */
+static bool chunk_cache_leaks(void)
+{
+	char v[32];
+	unsigned int n = libtracecmd_version(v, sizeof(v));
+
+	return !n || n < (1 << 16 | 5 << 8 | 1);
+}
+
+void fv_trace_describe(char *buf, size_t len)
+{
+	char v[32];
+
+	libtracecmd_version(v, sizeof(v));
+	snprintf(buf, len,
+		 "libtracecmd %s: %s\n"
+		 "kallsyms hook: %s\n", v,
+		 chunk_cache_leaks() ?
+		 "version 7 captures reopened every 4 MiB (chunk cache leak, fixed in 1.5.1)" :
+		 "version 7 captures read in one open (1.5.1 or later)",
+		 kallsyms_hook_bound() ? "bound (blame resolves stacks)" :
+		 "NOT bound: blame stacks stay addresses");
 }
 
 /* ---- child: sending ---- */
@@ -897,8 +963,9 @@ static void send_stack(struct reader *r, uint32_t id, const uint64_t *a,
 				       kallsyms_text ? kallsyms_len : 0);
 		if (!ksyms_count(r->ksyms) && !r->warned_ksyms) {
 			r->warned_ksyms = true;
-			send_text(r->fd, WIRE_WARN,
-				  "the capture has no kernel symbols (kallsyms): stack frames are addresses");
+			send_text(r->fd, WIRE_WARN, kallsyms_hook_bound() ?
+				  "the capture has no kernel symbols (kallsyms): stack frames are addresses" :
+				  "fragview's tep_parse_kallsyms() is not the one libtracecmd calls (see fragview --version): stack frames are addresses");
 		}
 	}
 	for (uint32_t i = 0; i < n; i++) {
@@ -1259,7 +1326,9 @@ static void __attribute__((noreturn)) child_main(const char *path, int fd,
 	r.path = path;
 	r.blame = keep_kallsyms = blame;
 	test_hook();
-	r.zpage = has_compressed_chunks(path);
+	/* the reopens work around the chunk leak of libtracecmd < 1.5.1 */
+	r.zpage = has_compressed_chunks(path) &&
+		  (chunk_cache_leaks() || getenv("FRAGVIEW_TEST_REOPEN"));
 	r.max_pages = UINT64_MAX;
 	have = open_capture(&r);
 	if (have < 0) {

@@ -52,6 +52,13 @@ struct fv_trace_blame {
 };
 
 /* fv_trace_read(), and blame's extras to b (NULL: none). */
+/*
+ * "libtracecmd 1.3.1: ..." and "kallsyms hook: ..." lines (fragview
+ * --version): the library version running, whether version 7 captures
+ * are reopened for its chunk leak, whether blame's kallsyms hook bound.
+ */
+void fv_trace_describe(char *buf, size_t len);
+
 int fv_trace_read_blame(const char *path, struct fv_trace_info *info,
 			fv_event_fn fn, void *ctx,
 			const struct fv_trace_blame *b);

@@ -390,6 +390,32 @@ for c in map stats check dump compact; do
 		nok "$c --help text"
 done
 expect "--version" 0 "" -- "$fv" --version
+# the libtracecmd running, the workaround it needs, blame's kallsyms hook
+sed -n 2p out.txt | grep -q "^libtracecmd [0-9][0-9.]*: version 7 captures " &&
+	grep -qx "kallsyms hook: bound (blame resolves stacks)" out.txt &&
+	ok "--version: libtracecmd version, v7 workaround, kallsyms hook bound" ||
+	nok "--version library lines" "$(cat out.txt)"
+FRAGVIEW_TEST_LIBTRACECMD=1.5.1 "$fv" --version | grep -qx "libtracecmd 1.5.1: version 7 captures read in one open (1.5.1 or later)" &&
+	FRAGVIEW_TEST_LIBTRACECMD=1.5.0 "$fv" --version | grep -q "^libtracecmd 1.5.0: version 7 captures reopened every 4 MiB" &&
+	ok "--version: the chunk-leak workaround for libtracecmd < 1.5.1 only" ||
+	nok "--version: workaround by version"
+reopens() {
+	FRAGVIEW_STATS=1 FRAGVIEW_TEST_LIBTRACECMD=$1 "$fv" map "$2" -f txt 2>&1 >/dev/null |
+		sed -n 's/.*, \([0-9]*\) reopens,.*/\1/p'
+}
+if [ -e "$fixtures/bigtrace.dat" ]; then
+	r0=$(reopens 1.3.1 "$fixtures/bigtrace.dat")
+	r1=$(reopens 1.5.1 "$fixtures/bigtrace.dat")
+	[ "${r0:-0}" -gt 0 ] && [ "$r1" = 0 ] &&
+		ok "bigtrace.dat (v7): $r0 reopens with libtracecmd 1.3.1, none with 1.5.1" ||
+		nok "v7 reopens by version" "1.3.1: '$r0'" "1.5.1: '$r1'"
+fi
+if [ -e "$fixtures/v2-polluter.dat" ]; then
+	FRAGVIEW_TEST_UNBOUND_HOOK=1 "$fv" blame "$fixtures/v2-polluter.dat" >/dev/null 2>err.txt
+	grep -q "tep_parse_kallsyms() is not the one libtracecmd calls (see fragview --version): stack frames are addresses$" err.txt &&
+		ok "blame: a kallsyms hook that did not bind is named, not a capture without symbols" ||
+		nok "blame unbound hook" "$(cat err.txt)"
+fi
 
 # ---- the lead's fixtures (real guest captures), when they exist
 letters() { sed -n 's/^  0x[0-9a-f]* //p' | tr -d ' \n' | tr a-z A-Z; }
