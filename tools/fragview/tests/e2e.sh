@@ -610,7 +610,8 @@ if [ -e "$f612" ]; then
 fi
 
 # ---- damaged copies of a capture: never a crash, never a hang
-python3 "$here/mutate.py" "$fv" mob.dat 200 | tail -1
+# FRAGVIEW_E2E_MUTATIONS: fewer copies (the ASan suite, tests/e2e-asan.sh)
+python3 "$here/mutate.py" "$fv" mob.dat "${FRAGVIEW_E2E_MUTATIONS:-200}" | tail -1
 
 # ---- blame: the real polluter capture, captures without stacks, stock
 "$here/e2e-blame.sh" "$fv"
