@@ -9,21 +9,12 @@
 
 #include "blame.h"
 #include "render.h"
+#include "text.h"
 
-/* RFC 4180: quoted when it holds a comma, quote or line break */
+/* RFC 4180, formulas neutralised, valid UTF-8 (text.h) */
 static void field(FILE *out, const char *s, bool last)
 {
-	if (strpbrk(s, ",\"\n\r")) {
-		fputc('"', out);
-		for (; *s; s++) {
-			if (*s == '"')
-				fputc('"', out);
-			fputc(*s, out);
-		}
-		fputc('"', out);
-	} else {
-		fputs(s, out);
-	}
+	text_put_csv(out, s);
 	fputc(last ? '\n' : ',', out);
 }
 

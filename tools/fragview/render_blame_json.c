@@ -5,22 +5,12 @@
 
 #include "blame.h"
 #include "render.h"
+#include "text.h"
 
-/* comms and frames come from the capture: escaped */
+/* comms and frames come from the capture: escaped, valid UTF-8 */
 static void jstr(FILE *out, const char *s)
 {
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20 || c == 0x7f)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
+	text_put_json(out, s, TEXT_JSON);
 }
 
 static void task(FILE *out, const struct fv_blame *b, int32_t pid)

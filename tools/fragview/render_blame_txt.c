@@ -8,13 +8,15 @@
 
 #include "blame.h"
 #include "render.h"
+#include "text.h"
 
 static void header(FILE *out, const struct blame_view *v)
 {
 	const struct fv_blame *b = v->b;
 
-	fprintf(out, "fragview blame: %s, by %s", v->title ? v->title : "-",
-		fv_blame_by_name(v->by));
+	fputs("fragview blame: ", out);
+	text_put_txt(out, v->title ? v->title : "-");
+	fprintf(out, ", by %s", fv_blame_by_name(v->by));
 	if (v->top < v->nr)
 		fprintf(out, " (the first %zu of %zu)", v->top, v->nr);
 	fprintf(out, "\n%" PRIu64 " %s, %" PRIu64 " flips; %" PRIu64 " of %"
@@ -37,12 +39,16 @@ static void stack_lines(FILE *out, const struct fv_blame *b, int32_t id,
 	}
 	fprintf(out, "        stack #%d (%" PRIu64 " of %" PRIu64 " events)",
 		id, events, of);
-	if (s->site >= 0)
-		fprintf(out, ", site %s", b->sites[s->site_id]);
+	if (s->site >= 0) {
+		fputs(", site ", out);
+		text_put_txt(out, b->sites[s->site_id]);
+	}
 	fputs(":\n", out);
-	for (size_t f = 0; f < s->nr_frames; f++)
-		fprintf(out, "        %s %s\n", (int)f == s->site ? ">" : " ",
-			s->frames[f]);
+	for (size_t f = 0; f < s->nr_frames; f++) {
+		fprintf(out, "        %s ", (int)f == s->site ? ">" : " ");
+		text_put_txt(out, s->frames[f]);
+		fputc('\n', out);
+	}
 }
 
 static void row(FILE *out, const struct blame_view *v, size_t rank,
@@ -52,7 +58,9 @@ static void row(FILE *out, const struct blame_view *v, size_t rank,
 
 	fv_blame_key_name(v->b, v->by, g->key, key, sizeof(key));
 	fprintf(out, "%4zu %8" PRIu64 " %8" PRIu64 " %7" PRIu64 " %6" PRIu64
-		"  %s\n", rank, g->steals, g->polluted, g->claimed, g->flips, key);
+		"  ", rank, g->steals, g->polluted, g->claimed, g->flips);
+	text_put_txt(out, key);
+	fputc('\n', out);
 	if (g->nr_example) {
 		fputs("        blocks", out);
 		for (unsigned int i = 0; i < g->nr_example; i++)
@@ -62,8 +70,10 @@ static void row(FILE *out, const struct blame_view *v, size_t rank,
 	if (v->by != FV_BLAME_BY_TASK) {
 		fv_blame_key_name(v->b, FV_BLAME_BY_TASK, g->top_pid, task,
 				  sizeof(task));
-		fprintf(out, "        task %s (%" PRIu64 " of %" PRIu64
-			" events)\n", task, g->top_pid_events, g->events);
+		fputs("        task ", out);
+		text_put_txt(out, task);
+		fprintf(out, " (%" PRIu64 " of %" PRIu64 " events)\n",
+			g->top_pid_events, g->events);
 	}
 	stack_lines(out, v->b, g->top_stack, g->top_stack_events, g->events);
 }
@@ -102,8 +112,10 @@ void render_blame_stats_txt(FILE *out, const struct fv_blame *b)
 
 			fv_blame_key_name(b, by[k], g[i].key, key, sizeof(key));
 			fprintf(out, "  %-5zu %8" PRIu64 " %8" PRIu64 " %7"
-				PRIu64 " %6" PRIu64 "  %s\n", i + 1, g[i].steals,
-				g[i].polluted, g[i].claimed, g[i].flips, key);
+				PRIu64 " %6" PRIu64 "  ", i + 1, g[i].steals,
+				g[i].polluted, g[i].claimed, g[i].flips);
+			text_put_txt(out, key);
+			fputc('\n', out);
 		}
 		free(g);
 	}

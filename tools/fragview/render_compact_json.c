@@ -11,7 +11,7 @@
 #include "compaction.h"
 #include "render.h"
 #include "render_compact.h"
-#include "render_map_common.h"
+#include "text.h"
 
 static void put_where(FILE *out, int32_t nid, uint8_t zone)
 {
@@ -165,7 +165,7 @@ int render_compact_json(FILE *out, const struct fv_model *m,
 	const struct fv_compact *c = m->compact;
 
 	fputs("{\"capture\":", out);
-	map_put_json_str(out, o->title ? o->title : "-");
+	text_put_json(out, o->title ? o->title : "-", TEXT_JSON);
 	fprintf(out, ",\"pageblock_order\":%u,\"allocs_recorded\":%s",
 		m->pageblock_order, c->have_alloc_event ? "true" : "false");
 	if (!o->timeline) {

@@ -9,6 +9,7 @@
 #include "compaction.h"
 #include "render.h"
 #include "render_compact.h"
+#include "text.h"
 
 static void put_order(FILE *out, int32_t order)
 {
@@ -171,7 +172,9 @@ int render_compact_txt(FILE *out, const struct fv_model *m,
 {
 	const struct fv_compact *c = m->compact;
 
-	fprintf(out, "fragview compact: %s\n", o->title ? o->title : "-");
+	fputs("fragview compact: ", out);
+	text_put_txt(out, o->title ? o->title : "-");
+	fputc('\n', out);
 	put_summary(out, m, c);
 	if (!o->timeline) {
 		put_outcomes(out, c);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "render_map_common.h"
+#include "text.h"
 #include "util.h"
 
 /*
@@ -266,48 +267,10 @@ void map_fmt_when(char *buf, size_t len, const struct map_opts *o)
 
 void map_put_xml(FILE *out, const char *s)
 {
-	for (; s && *s; s++) {
-		unsigned char c = *s;
-
-		switch (c) {
-		case '<':
-			fputs("&lt;", out);
-			break;
-		case '>':
-			fputs("&gt;", out);
-			break;
-		case '&':
-			fputs("&amp;", out);
-			break;
-		case '"':
-			fputs("&quot;", out);
-			break;
-		case '\'':
-			fputs("&#39;", out);
-			break;
-		default:
-			/* XML 1.0 forbids most control characters outright */
-			if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
-				fputc('?', out);
-			else
-				fputc(c, out);
-		}
-	}
+	text_put_xml(out, s);
 }
 
 void map_put_json_str(FILE *out, const char *s)
 {
-	fputc('"', out);
-	for (; s && *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20 || c == '<' || c == '>' || c == '&')
-			/* \u003c keeps "</script>" from ending the element */
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
+	text_put_json(out, s, TEXT_JSON_SCRIPT);
 }

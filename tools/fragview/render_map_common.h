@@ -136,7 +136,10 @@ void map_fmt_ts(char *buf, size_t len, uint64_t ts);
 /* Human heading line: "final state" or "at 12.345678901 s". */
 void map_fmt_when(char *buf, size_t len, const struct map_opts *o);
 
-/* Text safe inside XML/HTML elements and double-quoted attributes. */
+/*
+ * Text safe inside XML/HTML elements and double-quoted attributes, valid
+ * UTF-8 (text.h: text_put_xml()).
+ */
 void map_put_xml(FILE *out, const char *s);
 /* A JSON string literal, safe inside an HTML <script> element too. */
 void map_put_json_str(FILE *out, const char *s);

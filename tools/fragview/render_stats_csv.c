@@ -13,6 +13,7 @@
 #include "render.h"
 #include "render_stats_census.h"
 #include "stats.h"
+#include "text.h"
 
 struct row {
 	const char *table, *zone, *from, *to, *reason, *mode, *metric;
@@ -30,7 +31,8 @@ static void num(FILE *out, int v)
 
 static void str(FILE *out, const char *s)
 {
-	fprintf(out, "%s,", s ? s : "");
+	text_put_csv(out, s);
+	fputc(',', out);
 }
 
 static void emit(FILE *out, struct row r)
@@ -48,7 +50,9 @@ static void emit(FILE *out, struct row r)
 	num(out, r.fallback);
 	if (r.has_result)
 		fprintf(out, "%d", r.result);
-	fprintf(out, ",%s,%" PRId64 "\n", r.metric, r.value);
+	fputc(',', out);
+	str(out, r.metric);
+	fprintf(out, "%" PRId64 "\n", r.value);
 }
 
 /* later designators override the defaults on purpose */

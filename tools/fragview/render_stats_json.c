@@ -2,8 +2,8 @@
 /*
  * render_stats_json.c - statistics as one JSON object.
  *
- * Only fragview's own names and numbers go in, so no string needs
- * escaping; the keys mirror the txt tables.
+ * fragview's own names and numbers, and the polluters' names (escaped,
+ * text.h); the keys mirror the txt tables.
  */
 #include <inttypes.h>
 
@@ -12,6 +12,7 @@
 #include "render.h"
 #include "render_stats_census.h"
 #include "stats.h"
+#include "text.h"
 
 static void u64_array(FILE *out, const uint64_t *v, int n)
 {
@@ -68,9 +69,11 @@ static void issues(FILE *out, const struct fv_model *m)
 	for (size_t i = 0; i < is.nr; i++) {
 		fv_issue_text(&is.v[i], line, sizeof(line));
 		fprintf(out, "%s\n {\"kind\":\"%s\",\"count\":%" PRId64
-			",\"ts_ns\":%" PRIu64 ",\"text\":\"%s\"}", i ? "," : "",
+			",\"ts_ns\":%" PRIu64 ",\"text\":", i ? "," : "",
 			fv_issue_kind_name(is.v[i].kind), is.v[i].count,
-			is.v[i].ts, line);
+			is.v[i].ts);
+		text_put_json(out, line, TEXT_JSON);
+		fputc('}', out);
 	}
 	fputs("],\n", out);
 	fv_issues_free(&is);

@@ -620,6 +620,9 @@ python3 "$here/mutate.py" "$fv" mob.dat "${FRAGVIEW_E2E_MUTATIONS:-200}" | tail 
 # colour, windows and filters, pager, SIGPIPE, help, completion
 "$here/e2e-conv.sh" "$fv"
 
+# ---- text from the capture: valid JSON, XML, UTF-8; CSV without formulas
+"$here/e2e-text.sh" "$fv"
+
 # ---- man pages: OPTIONS from the option tables, every -h option in them
 "$here/man-sync.sh" "$fv"
 

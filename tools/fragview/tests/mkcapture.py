@@ -13,6 +13,10 @@ kernel has no MIGRATE_CMA, so Isolate is 4; zones and reasons are
 permuted), so a reader that hard-codes numbers gets the tests wrong.
 
 usage: mkcapture.py SCENARIO OUT.dat [--events N] [--v7] [--facts F.json]
+                   [--comm NAME]
+--comm: the name of the task of every event (pid 1; default "init"), with
+Python escapes for bytes: '=x\\xe2\\x82' is a comm the kernel cut in the
+middle of a character.
 scenarios:
   mobility   2 zones, 3 snapshots, consistent flips/steals/drains/migrations
   lostflip   as mobility, but one flip is missing from the capture
@@ -43,6 +47,7 @@ reason damon; no MIGRATE_SYNC_NO_COPY):
   v612unknown as v612, but merge prints as "coalesce", a name no kernel
              documents: fragview must read it as an unknown reason
 """
+import codecs
 import json
 import os
 import random
@@ -212,7 +217,7 @@ def record(name, **vals):
     return words, st.pack(evid, 0, 0, 1, *[vals.get(n, 0) for n in names])
 
 
-def write_tracefs(tdir, names):
+def write_tracefs(tdir, names, comm=b"init"):
     ev = os.path.join(tdir, "events")
     os.makedirs(ev)
     with open(os.path.join(ev, "header_page"), "w") as f:
@@ -253,8 +258,8 @@ def write_tracefs(tdir, names):
                 "\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n"
                 "\tfield:char buf[];\toffset:16;\tsize:0;\tsigned:1;\n\n"
                 'print fmt: "%ps: %s", (void *)REC->ip, REC->buf\n')
-    with open(os.path.join(tdir, "saved_cmdlines"), "w") as f:
-        f.write("1 init\n")
+    with open(os.path.join(tdir, "saved_cmdlines"), "wb") as f:
+        f.write(b"1 " + comm + b"\n")
 
 
 MISSED_EVENTS, MISSED_STORED = 1 << 31, 1 << 30
@@ -774,6 +779,9 @@ def main():
         n = int(args[args.index("--events") + 1])
     if "--facts" in args:
         facts_path = args[args.index("--facts") + 1]
+    comm = b"init"
+    if "--comm" in args:
+        comm = codecs.escape_decode(args[args.index("--comm") + 1])[0]
 
     if scenario in ("mobility", "lostflip", "onesnap", "census"):
         cpus, facts = gen_mobility(n, lose_flip=scenario == "lostflip",
@@ -812,7 +820,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="mkcapture-")
     try:
         tdir = os.path.join(tmp, "tracefs")
-        write_tracefs(tdir, names)
+        write_tracefs(tdir, names, comm)
         with open(os.path.join(tmp, "kallsyms"), "w") as f:
             f.write("ffffffff81000000 T steal_suitable_fallback\n")
         raws = []
