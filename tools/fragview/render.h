@@ -82,11 +82,11 @@ int render_blame_json(FILE *out, const struct blame_view *v);
 
 /*
  * The top polluters (tasks and sites) for the stats renderers, when the
- * capture has tasks (stats.blame set): a section of each format.
+ * capture has tasks (stats.blame set): a section of each format
+ * (render_blame.c).
  */
-void render_blame_stats_txt(FILE *out, const struct fv_blame *b);
-void render_blame_stats_csv(FILE *out, const struct fv_blame *b);
-void render_blame_stats_json(FILE *out, const struct fv_blame *b);
+struct tab;
+void render_blame_stats(struct tab *t, const struct fv_blame *b);
 
 /*
  * The HTML map's ",\"blame\":{...}" member: for each emitted block

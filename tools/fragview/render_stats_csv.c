@@ -13,6 +13,7 @@
 #include "render.h"
 #include "render_stats_census.h"
 #include "stats.h"
+#include "table.h"
 #include "text.h"
 
 struct row {
@@ -187,7 +188,11 @@ int render_stats_csv(FILE *out, const struct fv_model *m, const struct fv_stats 
 		frag_rows(out, zs, "end", &zs->frag_end);
 	}
 	census_stats_csv(out, s, census_row);
-	if (s->blame && s->blame->nr_recs)
-		render_blame_stats_csv(out, s->blame);
+	if (s->blame && s->blame->nr_recs) {
+		struct tab t;
+
+		tab_init(&t, out, TAB_CSV);
+		render_blame_stats(&t, s->blame);
+	}
 	return 0;
 }

@@ -12,6 +12,7 @@
 #include "render.h"
 #include "render_stats_census.h"
 #include "stats.h"
+#include "table.h"
 #include "text.h"
 
 static void u64_array(FILE *out, const uint64_t *v, int n)
@@ -157,8 +158,12 @@ int render_stats_json(FILE *out, const struct fv_model *m, const struct fv_stats
 	}
 	fputc(']', out);
 	census_stats_json(out, s);
-	if (s->blame && s->blame->nr_recs)
-		render_blame_stats_json(out, s->blame);
+	if (s->blame && s->blame->nr_recs) {
+		struct tab t;
+
+		tab_init_member(&t, out);
+		render_blame_stats(&t, s->blame);
+	}
 	fputs("}\n", out);
 	return 0;
 }

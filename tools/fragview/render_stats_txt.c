@@ -8,6 +8,7 @@
 #include "render.h"
 #include "render_stats_census.h"
 #include "stats.h"
+#include "table.h"
 
 static const char *result_name(int32_t r)
 {
@@ -207,7 +208,11 @@ int render_stats_txt(FILE *out, const struct fv_model *m, const struct fv_stats 
 	migrations(out, s);
 	zones(out, s);
 	census_stats_txt(out, s);
-	if (s->blame && s->blame->nr_recs)
-		render_blame_stats_txt(out, s->blame);
+	if (s->blame && s->blame->nr_recs) {
+		struct tab t;
+
+		tab_init(&t, out, TAB_TXT);
+		render_blame_stats(&t, s->blame);
+	}
 	return 0;
 }
