@@ -569,7 +569,7 @@ PY
 		nok "compact --timeline csv" "$(head -3 out.txt)"
 	expect "compact --timeline: json has nothing else" 0 "" \
 		-- "$fv" compact "$cf" --timeline --format json -o tl.json
-	[ "$(jget tl.json "sorted(d)")" = "['allocs_recorded', 'capture', 'pageblock_order', 'timeline']" ] &&
+	[ "$(jget tl.json "sorted(d)")" = "['allocs_recorded', 'capture', 'pageblock_order', 'schema', 'timeline']" ] &&
 		ok "compact --timeline json keys" || nok "compact --timeline json keys" "$(jget tl.json "sorted(d)")"
 	# the SVG map marks every block a scanner pass or a failed migration
 	# touched up to the time shown: at the end, and before the fourth run
