@@ -82,7 +82,7 @@ static void issues(FILE *out, const struct fv_model *m)
 
 int render_stats_json(FILE *out, const struct fv_model *m, const struct fv_stats *s)
 {
-	fprintf(out, "{\"events\":{");
+	fprintf(out, "{\"schema\":%d,\"events\":{", TAB_SCHEMA);
 	for (int k = 0; k < FV_EV_NR; k++)
 		fprintf(out, "%s\"%s\":%" PRIu64, k ? "," : "", fv_ev_kind_name(k),
 			m->nr_events[k]);

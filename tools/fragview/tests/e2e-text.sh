@@ -44,6 +44,12 @@ valid_json() {
 	python3 -c 'import json,sys; json.loads(open(sys.argv[1], "rb").read().decode())' "$1" \
 		2>/dev/null && python3 -m json.tool "$1" >/dev/null 2>&1
 }
+# has_schema FILE: a JSON object whose first member is "schema":1
+has_schema() {
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1], encoding="utf-8"))
+sys.exit(not (isinstance(d, dict) and list(d)[:1] == ["schema"] and d["schema"] == 1))' "$1" 2>/dev/null
+}
 # valid_xml FILE: well-formed XML
 valid_xml() {
 	python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' "$1" 2>/dev/null
@@ -74,6 +80,12 @@ echo '{"a":"\u00e9"}' >good.json
 ! valid_json bad.json && ! valid_json bad2.json && valid_json good.json &&
 	ok "validator: JSON with a cut character or a raw newline is rejected" ||
 	nok "validator: JSON"
+echo '{"a":1,"schema":1}' >late.json
+echo '{"schema":2}' >two.json
+! has_schema good.json && ! has_schema late.json && ! has_schema two.json &&
+	echo '{"schema":1,"a":1}' >good.json && has_schema good.json &&
+	ok "validator: JSON without \"schema\":1 first is rejected" ||
+	nok "validator: schema"
 printf '<svg><title>a\xe2\x82</title></svg>\n' >bad.svg
 printf '<svg><title>a<&</title></svg>\n' >bad2.svg
 ! valid_xml bad.svg && ! valid_xml bad2.svg &&
@@ -104,6 +116,8 @@ for args in "blame" "blame --top 0" "stats" "compact" "compact --timeline"; do
 	"$fv" $args "$c" -f json >out.json 2>/dev/null
 	valid_json out.json && ok "$args -f json: valid JSON" ||
 		nok "$args -f json: not JSON" "$(head -c 300 out.json | od -c | head -5)"
+	has_schema out.json && ok "$args -f json: \"schema\":1 first" ||
+		nok "$args -f json: no schema" "$(head -c 100 out.json)"
 done
 "$fv" blame "$cap" -f json >blame.json 2>/dev/null
 jis blame.json 'd["groups"][0]["task"]["comm"]' "$want_comm" &&
