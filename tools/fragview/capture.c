@@ -174,8 +174,12 @@ int load_capture_blame(const char *path, struct fv_model *m,
 	 */
 	m->keep_hist = need == NEED_SNAPSHOT;
 	m->keep_steal_times = need == NEED_SNAPSHOT;	/* map --color steals */
-	/* compaction runs: for compact, and the map's scanner overlay */
-	if (need == NEED_SNAPSHOT || need == NEED_COMPACTION)
+	/*
+	 * compaction runs: for compact, the map's scanner overlay and
+	 * explain's requests
+	 */
+	if (need == NEED_SNAPSHOT || need == NEED_COMPACTION ||
+	    need == NEED_EXPLAIN)
 		l.c = m->compact = fv_compact_new();
 	if (fv_trace_read_blame(path, info, on_event, &l, b ? &tb : NULL))
 		return -1;
@@ -218,7 +222,7 @@ int load_capture_blame(const char *path, struct fv_model *m,
 			     path);
 			return -1;
 		}
-		if (need == NEED_ANY)
+		if (need == NEED_ANY || need == NEED_EXPLAIN)
 			warn("%s: stock-kernel capture: steals have no zone or node ('claimed' is change_ownership), no flips, drains or per-page migrations; map and check need the patched kernel",
 			     path);
 		return 0;

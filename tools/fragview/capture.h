@@ -14,6 +14,8 @@ enum capture_need {
 	NEED_ANY,		/* stats: whatever the capture has */
 	NEED_BLAME,		/* blame: the same, which says itself what a
 				 * stock-kernel capture lacks */
+	NEED_EXPLAIN,		/* explain: the same, and the compaction
+				 * model (runs, notes, allocations) */
 	NEED_SNAPSHOT,		/* map: at least one pageblock_state snapshot */
 	NEED_TWO_SNAPSHOTS,	/* check */
 	NEED_COMPACTION,	/* compact: compaction or mm_page_alloc events */

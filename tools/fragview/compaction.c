@@ -31,6 +31,7 @@ void fv_compact_free(struct fv_compact *c)
 	free(c->scans);
 	free(c->fails);
 	free(c->allocs);
+	free(c->notes);
 	free(c->outcomes);
 	free(c);
 }
@@ -216,12 +217,31 @@ static void add_fast_scan(struct fv_compact *c, const struct fv_event *ev)
 	r->nr_fscans++;
 }
 
+static void add_note(struct fv_compact *c, const struct fv_event *ev,
+		     uint64_t ts, uint8_t ret)
+{
+	struct fv_cnote *n = PUSH(c, notes, nr_notes, notes_cap);
+
+	n->ts = ts;
+	n->pid = ev->czone.pid;
+	n->nid = ev->kind == FV_EV_CTRY ? -1 : ev->czone.nid;
+	n->order = ev->czone.order;
+	n->prio = ev->kind == FV_EV_CTRY ? ev->czone.prio : -1;
+	n->kind = ev->kind;
+	n->zone = ev->kind == FV_EV_CTRY ? FV_ZONE_UNKNOWN : ev->czone.zone;
+	n->ret = ret;
+}
+
 /* suitable before a begin, finished inside a run: node, zone, order */
-static void zone_event(struct fv_compact *c, const struct fv_event *ev)
+static void zone_event(struct fv_compact *c, const struct fv_event *ev,
+		       uint64_t ts)
 {
 	struct fv_crun *r = open_run(c, ev->czone.pid);
 	uint8_t ret = ev->czone.ret < FV_CS_NR ? ev->czone.ret : FV_CS_UNKNOWN;
 	struct fv_ctask *t;
+
+	if (ev->kind != FV_EV_CFINISHED)
+		add_note(c, ev, ts, ret);
 
 	switch (ev->kind) {
 	case FV_EV_CSUITABLE:
@@ -304,7 +324,7 @@ void fv_compact_apply(struct fv_compact *c, const struct fv_event *ev,
 	case FV_EV_CFINISHED:
 	case FV_EV_CDEFERRED:
 	case FV_EV_CTRY:
-		zone_event(c, ev);
+		zone_event(c, ev, ts);
 		break;
 	case FV_EV_ALLOC:
 		if (ev->alloc.order < 0 || (unsigned int)ev->alloc.order < c->min_order) {
@@ -321,6 +341,9 @@ void fv_compact_apply(struct fv_compact *c, const struct fv_event *ev,
 			a->order = ev->alloc.order > 255 ? 255 : ev->alloc.order;
 			a->mt = ev->alloc.mt;
 			a->ok = ev->alloc.pfn != UINT64_MAX;
+			a->notes_at = c->nr_notes;
+			a->runs_at = c->nr_runs;
+			a->fails_at = c->nr_fails;
 		}
 		break;
 	}

@@ -74,9 +74,28 @@ struct fv_cfail {
 /* An allocation of order >= pageblock_order (kmem:mm_page_alloc) */
 struct fv_halloc {
 	uint64_t ts, pfn, gfp;		/* pfn: -1 when it failed */
+	/*
+	 * notes, runs and fails before it in event order: events at the
+	 * same ts still say which allocation they came before
+	 */
+	uint32_t notes_at, runs_at, fails_at;
 	int32_t pid;
 	uint8_t order, mt;
 	bool ok;
+};
+
+/*
+ * What the allocator and compaction said about one request, in time
+ * order: mm_compaction_try_to_compact_pages (order, priority),
+ * mm_compaction_suitable (node, zone, order, verdict) and
+ * mm_compaction_deferred (node, zone, order), with the task; explain.c
+ * reads those of the task before a failed allocation (fv_halloc.notes_at).
+ */
+struct fv_cnote {
+	uint64_t ts;
+	int32_t pid, nid, order, prio;
+	uint8_t kind;			/* FV_EV_CTRY, FV_EV_CSUITABLE, FV_EV_CDEFERRED */
+	uint8_t zone, ret;		/* ret: enum fv_compact_status (suitable) */
 };
 
 /* Outcomes for one (node, zone, order); order -1: whole-zone compaction */
@@ -100,6 +119,8 @@ struct fv_compact {
 	size_t nr_fails, fails_cap;
 	struct fv_halloc *allocs;
 	size_t nr_allocs, allocs_cap;
+	struct fv_cnote *notes;
+	size_t nr_notes, notes_cap;
 	struct fv_coutcome *outcomes;	/* sorted by (nid, zone, order) at finish */
 	size_t nr_outcomes, outcomes_cap;
 	uint64_t nr_events;		/* compaction and page_alloc events seen */

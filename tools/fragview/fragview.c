@@ -32,6 +32,7 @@ static const struct command commands[] = {
 	{ "dump",  cmd_dump,  "draw a debugfs pageblock dump as a map" },
 	{ "blame", cmd_blame, "who polluted the blocks: steals and flips by task, stack, site" },
 	{ "compact", cmd_compact, "compaction runs, scanners, outcomes; high-order timeline" },
+	{ "explain", cmd_explain, "why high-order allocations failed: zone, blocks, compaction, verdict" },
 	{ "help",  cmd_help,  "the manual page of a command: fragview help COMMAND" },
 };
 

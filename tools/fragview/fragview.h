@@ -19,6 +19,7 @@ int cmd_check(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_blame(int argc, char **argv);
 int cmd_compact(int argc, char **argv);
+int cmd_explain(int argc, char **argv);
 
 /* --color: when a map is drawn in colour (the ansi format) */
 enum color_when { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };

@@ -5,12 +5,14 @@
 #include "render.h"
 
 static const struct renderer renderers[] = {
-	{ "ansi", render_map_ansi, NULL,              NULL,             NULL },
-	{ "txt",  render_map_txt,  render_stats_txt,  render_blame_txt, render_compact_txt },
-	{ "svg",  render_map_svg,  NULL,              NULL,             NULL },
-	{ "html", render_map_html, NULL,              NULL,             NULL },
-	{ "csv",  NULL,            render_stats_csv,  render_blame_csv, render_compact_csv },
-	{ "json", NULL,            render_stats_json, render_blame_json, render_compact_json },
+	{ "ansi", render_map_ansi, NULL,              NULL,             NULL, NULL },
+	{ "txt",  render_map_txt,  render_stats_txt,  render_blame_txt, render_compact_txt,
+	  render_explain_txt },
+	{ "svg",  render_map_svg,  NULL,              NULL,             NULL, NULL },
+	{ "html", render_map_html, NULL,              NULL,             NULL, NULL },
+	{ "csv",  NULL,            render_stats_csv,  render_blame_csv, render_compact_csv, NULL },
+	{ "json", NULL,            render_stats_json, render_blame_json, render_compact_json,
+	  render_explain_json },
 };
 
 #define NR_RENDERERS (sizeof(renderers) / sizeof(renderers[0]))
@@ -34,6 +36,8 @@ bool renderer_does(const struct renderer *r, enum render_kind kind)
 		return r->blame;
 	case RENDER_COMPACT:
 		return r->compact;
+	case RENDER_EXPLAIN:
+		return r->explain;
 	case RENDER_NR:
 		break;
 	}

@@ -41,6 +41,20 @@ struct map_opts {
 	const struct fv_blame *blame;	/* who stole and flipped (html), or NULL */
 };
 
+struct fv_explanation;
+
+/* What "fragview explain" shows: one explanation per allocation. */
+struct explain_view {
+	const struct fv_model *m;
+	const struct fv_blame *b;	/* or NULL */
+	const struct fv_explanation *e;
+	size_t nr;
+	size_t nr_failed;		/* failures of order >= order in all */
+	unsigned int order;		/* --order */
+	bool at;			/* --at: one hypothetical allocation */
+	const char *title;		/* capture file name */
+};
+
 struct compact_opts {
 	bool timeline;		/* --timeline: only the high-order timeline */
 	const char *title;	/* capture file name, shown in headers */
@@ -55,11 +69,13 @@ struct renderer {
 	/* fragview compact: runs, outcomes, the high-order timeline */
 	int (*compact)(FILE *out, const struct fv_model *m,
 		       const struct compact_opts *o);
+	/* fragview explain: why high-order allocations failed */
+	int (*explain)(FILE *out, const struct explain_view *v);
 };
 
 /* What a command renders: which hook of a renderer it calls. */
 enum render_kind { RENDER_MAP, RENDER_STATS, RENDER_BLAME, RENDER_COMPACT,
-		   RENDER_NR };
+		   RENDER_EXPLAIN, RENDER_NR };
 
 const struct renderer *renderer_find(const char *name);
 /* r has the hook of kind */
@@ -99,5 +115,8 @@ void html_put_blame(FILE *out, const struct fv_model *m,
 int render_compact_txt(FILE *out, const struct fv_model *m, const struct compact_opts *o);
 int render_compact_csv(FILE *out, const struct fv_model *m, const struct compact_opts *o);
 int render_compact_json(FILE *out, const struct fv_model *m, const struct compact_opts *o);
+
+int render_explain_txt(FILE *out, const struct explain_view *v);
+int render_explain_json(FILE *out, const struct explain_view *v);
 
 #endif /* FRAGVIEW_RENDER_H */

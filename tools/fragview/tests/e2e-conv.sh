@@ -322,7 +322,8 @@ comp() {	# comp WORDS...: COMPREPLY for the last word
 		"$here/../completion/fragview.bash" "$@"
 }
 [ "$(comp fragview "")" = "$("$fv" --list-commands)" ] &&
-	comp fragview "" | grep -qx blame && comp fragview "" | grep -qx help &&
+	comp fragview "" | grep -qx blame && comp fragview "" | grep -qx explain &&
+	comp fragview "" | grep -qx help &&
 	ok "completion: the commands" || nok "completion: commands" "$(comp fragview "")"
 [ "$(comp fragview map --v)" = "--view" ] && ok "completion: map --v -> --view" ||
 	nok "completion: map --v" "$(comp fragview map --v)"
@@ -335,7 +336,7 @@ comp() {	# comp WORDS...: COMPREPLY for the last word
 [ -z "$(comp fragview stats --vi)" ] && ok "completion: stats has no --view" ||
 	nok "completion: stats --vi" "$(comp fragview stats --vi)"
 # every option -h lists is offered
-for c in map stats check dump blame compact; do
+for c in map stats check dump blame compact explain; do
 	"$fv" $c --help | sed -En 's/^  (-[[:alnum:]], )? *(--[[:alnum:]-]+).*/\2/p' | sort > h.txt
 	comp fragview $c -- | sort > l.txt
 	[ -s h.txt ] && cmp -s h.txt l.txt && ok "completion: $c offers every option of -h" ||

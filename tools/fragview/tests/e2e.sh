@@ -623,6 +623,9 @@ python3 "$here/mutate.py" "$fv" mob.dat "${FRAGVIEW_E2E_MUTATIONS:-200}" | tail 
 # ---- text from the capture: valid JSON, XML, UTF-8; CSV without formulas
 "$here/e2e-text.sh" "$fv"
 
+# ---- explain: the failures of a real capture against the report oracle
+"$here/e2e-explain.sh" "$fv"
+
 # ---- man pages: OPTIONS from the option tables, every -h option in them
 "$here/man-sync.sh" "$fv"
 

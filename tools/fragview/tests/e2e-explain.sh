@@ -1,0 +1,99 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# End-to-end tests of "fragview explain": the failures of a real capture
+# (tests/fixtures/v2-compact.dat) explained as the report oracle
+# (tests/host/explain.py) finds them, which must reject doctored
+# answers; --alloc, --at and the txt form; bad arguments and captures
+# that cannot answer, with their exact lines and exit codes.
+# Prints "ok - ..." / "not ok - ...".
+#
+# usage: tests/e2e-explain.sh [FRAGVIEW]    (e2e.sh runs it)
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+fv=$(realpath "${1:-$here/../fragview}")
+top=$here/../../..
+fixtures=$top/tests/fixtures
+cap=$fixtures/v2-compact.dat
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp"
+
+# shellcheck source=tools/fragview/tests/e2e-lib.sh
+. "$here/e2e-lib.sh"
+
+oracle() {
+	python3 "$top/tests/host/explain.py" --report "$cap" --name "$@" 2>&1
+}
+
+# Runs the oracle on a doctored JSON; it must fail.
+reject() {
+	local name=$1 doctor=$2
+	python3 -c "import json,sys; d=json.load(open('good.json')); $doctor; json.dump(d, open('bad.json','w'))"
+	if oracle "$name" --json bad.json >oracle.txt; then
+		nok "explain.py rejects $name" "$(grep 'not ok' oracle.txt | head -2)"
+	else
+		ok "explain.py rejects $name"
+	fi
+}
+
+if [ -e "$cap" ]; then
+	out=$(oracle v2-compact.dat --fragview "$fv" --min-failures 50 \
+		--expect no-free-memory --task fragmenter)
+	rc=$?
+	echo "$out" | sed 's/^\(n*o*t* *ok\) [0-9]* - /\1 - /'
+	[ $rc = 0 ] || nok "explain.py on v2-compact.dat: exit $rc"
+	"$fv" explain --format json "$cap" > good.json 2>/dev/null
+	reject "a cause changed" "d['explanations'][0]['cause'] = 'pinned'"
+	reject "a failure dropped" "d['explanations'].pop(); d['failed_allocations'] -= 1"
+	reject "a failure moved" "d['explanations'][3]['ts_ns'] += 5000"
+	reject "a field the schema lacks" "d['explanations'][0]['extra'] = 1"
+	reject "the planted cause missed" \
+		"[e.update(cause='no-compaction') for e in d['explanations'][:10]]"
+
+	# one allocation, its sections, the JSON of one
+	expect "explain --alloc 237: exit 0, nothing on stderr" 0 "" -- \
+		"$fv" explain "$cap" --alloc 237
+	grep -qx "  verdict (no-free-memory): not enough free memory: 2169 free pages (figures up to 4.44 s old), room for 4 order-9 pages if unfragmented; compaction_suitable said skipped: free pages under the watermark plus compaction's gap" out.txt &&
+		grep -qx "    try_to_compact_pages: priority 2" out.txt &&
+		grep -qx "    free pages 2169, figures 4.43 s to 4.44 s old (237 blocks since taken by high-order allocations)" out.txt &&
+		ok "explain --alloc 237: verdict, figures with their age, compaction" ||
+		nok "explain --alloc 237" "$(sed -n 4,6p out.txt)"
+	expect "explain --at +4: exit 0" 0 "" -- "$fv" explain "$cap" --at +4 --format json
+	[ "$(jget out.txt "d['explanations'][0]['cause'], d['hypothetical'], len(d['explanations'][0]['nearest'])")" = "none True 8" ] &&
+		ok "explain --at: a hypothetical allocation, 8 nearest blocks" ||
+		nok "explain --at" "$(head -c 300 out.txt)"
+
+	# requests it cannot answer
+	expect "explain --alloc of a successful allocation: exit 3" 3 \
+		"fragview: $cap: --alloc 0 is not a failed allocation of order >= 9 (the capture has 422 high-order allocations; fragview compact --timeline lists them)" -- \
+		"$fv" explain "$cap" --alloc 0
+fi
+
+python3 "$here/mkcapture.py" mobility mob.dat 2>/dev/null
+expect "explain without kmem:mm_page_alloc: exit 3" 3 \
+	"fragview: mob.dat: no kmem:mm_page_alloc in this capture: no allocation to explain (--at TIME explains a hypothetical one)" -- \
+	"$fv" explain mob.dat
+expect "explain --at without kmem:mm_page_alloc: exit 0" 0 "" -- \
+	"$fv" explain mob.dat --at +0
+expect "explain --at and --alloc: exit 64" 64 \
+	"fragview: explain: --at and --alloc exclude each other (see 'fragview explain --help')" -- \
+	"$fv" explain mob.dat --at +1 --alloc 2
+expect "explain --format csv: exit 64" 64 \
+	"fragview: explain: unknown format 'csv' (one of txt|json) (see 'fragview explain --help')" -- \
+	"$fv" explain mob.dat --format csv
+expect "explain --order 40: exit 64" 64 \
+	"fragview: explain: bad order '40' (want a whole number from 0 to 20) (see 'fragview explain --help')" -- \
+	"$fv" explain mob.dat --order 40
+expect "explain --from: refused with the reason, exit 64" 64 \
+	"fragview: explain: --from does not apply here: each failure is explained by the capture up to it; --alloc or --at picks one (see 'fragview explain --help')" -- \
+	"$fv" explain mob.dat --from 1
+expect "explain -o x.svg: a suffix explain cannot write, exit 64" 64 \
+	"fragview: explain: unknown format 'svg' (the suffix of -o) (one of txt|json) (see 'fragview explain --help')" -- \
+	"$fv" explain mob.dat --at +0 -o x.svg
+# -i FILE and -o's suffix as every command takes them
+"$fv" explain -i mob.dat --at +0 -o at.json 2>/dev/null &&
+	[ "$(jget at.json "d['hypothetical']")" = True ] &&
+	ok "explain -i FILE -o at.json: JSON by the suffix" ||
+	nok "explain -i FILE -o at.json" "$(head -c 200 at.json 2>&1)"
+

@@ -1,0 +1,414 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_explain.c - the verdicts of explain.c, one per cause, on models
+ * built event by event with hand-worked figures.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "../blame.h"
+#include "../compaction.h"
+#include "../explain.h"
+#include "../model.h"
+#include "builders.h"
+#include "test.h"
+
+#define M FV_MT_MOVABLE
+#define Z FV_ZONE_DMA32
+#define S 1000000000ULL		/* one second in ns */
+#define NB 8			/* blocks 0x1000.. of node 0 DMA32 */
+#define PID 7			/* ev_alloc's task */
+
+static const struct fv_explain_opts opts = { .top = 4,
+					     .compaction_recorded = true };
+
+/*
+ * A model with keep_space_times: a snapshot at 1 s where block i has
+ * free[i] free pages (512: a whole free block, largest order 9), then a
+ * census at 2 s of blocks with census[i] (0: none) free pages, the rest
+ * in count kind[i].
+ */
+static void setup(struct fv_model *m, const uint32_t free[NB],
+		  const uint16_t census[NB], int kind)
+{
+	compact_model_init(m);
+	m->keep_space_times = true;
+	for (int i = 0; i < NB; i++) {
+		struct fv_event e = ev_state(1 * S, 1, 0, Z, 0x1000 + i * 0x200, M);
+
+		e.state.free_pages = free[i];
+		e.state.largest_order = free[i] == 512 ? 9 : free[i] ? 3 : -1;
+		feed(m, e);
+	}
+	for (int i = 0; census && i < NB; i++)
+		if (census[i])
+			feed(m, census_move(ev_census(2 * S, 1, 0, Z,
+					0x1000 + i * 0x200, M, census[i]),
+					FV_CN_LRU, kind, 512 - census[i]));
+}
+
+/* Explain the last allocation (a failure) of m, finished. */
+static void explain_last(struct fv_model *m, const struct fv_blame *b,
+			 struct fv_explanation *e)
+{
+	compact_model_finish(m);
+	fv_explain(m, b, m->compact->nr_allocs - 1, 0, 9, &opts, e);
+}
+
+static const uint16_t nearly[NB] = { 500, 490, 480, 470, 0, 0, 0, 0 };
+static const uint32_t snap_nearly[NB] = { 500, 490, 480, 470, 10, 10, 10, 10 };
+
+/* Free pages under 512 in the zone: no order-9 page could be made. */
+static void test_no_free_memory(void)
+{
+	static const uint32_t f[NB] = { 100, 100, 100, 100, 50, 0, 0, 0 };
+	struct fv_model m;
+	struct fv_explanation e;
+
+	setup(&m, f, NULL, 0);
+	feed(&m, ev_alloc(3 * S, UINT64_MAX, 9));
+	explain_last(&m, NULL, &e);
+	CHECK_EQ(e.cause, FV_CAUSE_NO_MEMORY);
+	CHECK_EQ(e.nr_zones, 1);
+	CHECK_EQ(e.zones[0].free_pages, 450);
+	CHECK_EQ(e.zones[0].bound, 0);
+	CHECK_EQ(e.zones[0].age_max, 2 * S);
+	CHECK(strstr(e.verdict, "450 free pages (figures up to 2.00 s old)"));
+	fv_explain_free(&e);
+	compact_model_free(&m);
+}
+
+/* compaction_suitable said skipped: not enough memory, whatever the bound. */
+static void test_suitable_skipped(void)
+{
+	struct fv_model m;
+	struct fv_explanation e;
+
+	setup(&m, snap_nearly, NULL, 0);
+	feed(&m, ev_czone(2 * S, FV_EV_CTRY, PID, -1, 0, 9, 0));
+	feed(&m, ev_czone(2 * S + 1, FV_EV_CSUITABLE, PID, 0, Z, 9, FV_CS_SKIPPED));
+	feed(&m, ev_alloc(3 * S, UINT64_MAX, 9));
+	explain_last(&m, NULL, &e);
+	CHECK_EQ(e.cause, FV_CAUSE_NO_MEMORY);
+	CHECK(e.tried);
+	CHECK_EQ(e.suitable[FV_CS_SKIPPED], 1);
+	CHECK(e.zones_named);
+	CHECK(strstr(e.verdict, "compaction_suitable said skipped"));
+	fv_explain_free(&e);
+	compact_model_free(&m);
+}
+
+/* A hypothetical allocation with a whole free block: it would succeed. */
+static void test_at_free_block(void)
+{
+	static const uint32_t f[NB] = { 512, 0, 0, 0, 0, 0, 0, 0 };
+	struct fv_model m;
+	struct fv_explanation e;
+
+	setup(&m, f, NULL, 0);
+	compact_model_finish(&m);
+	fv_explain(&m, NULL, -1, 3 * S, 9, &opts, &e);
+	CHECK_EQ(e.cause, FV_CAUSE_NONE);
+	CHECK_EQ(e.zones[0].free_blocks, 1);
+	CHECK_EQ(e.window, 2 * S);	/* the second before */
+	fv_explain_free(&e);
+	compact_model_free(&m);
+}
+
+/*
+ * The same free block, taken by a successful order-9 allocation after
+ * the snapshot: no longer free, and a failure then is not "reserves".
+ */
+static void test_taken_by_allocation(void)
+{
+	static const uint32_t f[NB] = { 512, 512, 0, 0, 0, 0, 0, 0 };
+	struct fv_model m;
+	struct fv_explanation e;
+
+	setup(&m, f, NULL, 0);
+	feed(&m, ev_alloc(2 * S, 0x1000, 10));	/* both blocks */
+	feed(&m, ev_alloc(3 * S, UINT64_MAX, 9));
+	explain_last(&m, NULL, &e);
+	CHECK_EQ(e.zones[0].taken, 2);
+	CHECK_EQ(e.zones[0].free_blocks, 0);
+	CHECK_EQ(e.cause, FV_CAUSE_NO_MEMORY);
+	fv_explain_free(&e);
+	compact_model_free(&m);
+}
+
+/* A free block by the figures and yet a failure: reserves or stale. */
+static void test_free_block_failed(void)
+{
+	static const uint32_t f[NB] = { 512, 0, 0, 0, 0, 0, 0, 0 };
+	struct fv_model m;
+	struct fv_explanation e;
+
+	setup(&m, f, NULL, 0);
+	feed(&m, ev_alloc(3 * S, UINT64_MAX, 9));
+	explain_last(&m, NULL, &e);
+	CHECK_EQ(e.cause, FV_CAUSE_RESERVES);
+	fv_explain_free(&e);
+	compact_model_free(&m);
+}
+
+/* No try_to_compact_pages, no run: compaction was not attempted. */
+static void test_not_attempted(void)
+{
+	struct fv_model m;
+	struct fv_explanation e;
+
+	setup(&m, snap_nearly, nearly, FV_CN_SLAB_UNMOVABLE);
+	feed(&m, ev_alloc(3 * S, UINT64_MAX, 9));
+	explain_last(&m, NULL, &e);
+	CHECK_EQ(e.cause, FV_CAUSE_NO_COMPACTION);
+	CHECK(!e.tried);
+	CHECK(strstr(e.verdict, "not attempted"));
+	fv_explain_free(&e);
+	compact_model_free(&m);
+}
+
+/* suitable: not_suitable_zone (extfrag_threshold), no run. */
+static void test_not_suitable(void)
+{
+	struct fv_model m;
+	struct fv_explanation e;
+
+	setup(&m, snap_nearly, nearly, FV_CN_SLAB_UNMOVABLE);
+	feed(&m, ev_czone(2 * S + 1, FV_EV_CTRY, PID, -1, 0, 9, 0));
+	feed(&m, ev_czone(2 * S + 2, FV_EV_CSUITABLE, PID, 0, Z, 9,
+			  FV_CS_NOT_SUITABLE_ZONE));
+	feed(&m, ev_alloc(3 * S, UINT64_MAX, 9));
+	explain_last(&m, NULL, &e);
+	CHECK_EQ(e.cause, FV_CAUSE_NO_COMPACTION);
+	CHECK(strstr(e.verdict, "extfrag_threshold"));
+	fv_explain_free(&e);
+	compact_model_free(&m);
+}
+
+/*
+ * Two requests at one timestamp (the trace clock can repeat): each
+ * failure has the notes between it and the task's allocation before,
+ * in event order.
+ */
+static void test_same_timestamp(void)
+{
+	struct fv_model m;
+	struct fv_explanation e;
+
+	setup(&m, snap_nearly, nearly, FV_CN_SLAB_UNMOVABLE);
+	feed(&m, ev_czone(3 * S, FV_EV_CTRY, PID, -1, 0, 9, 0));
+	feed(&m, ev_czone(3 * S, FV_EV_CSUITABLE, PID, 0, Z, 9, FV_CS_SKIPPED));
+	feed(&m, ev_alloc(3 * S, UINT64_MAX, 9));
+	feed(&m, ev_alloc(3 * S, 0x1e00, 9));
+	feed(&m, ev_czone(3 * S, FV_EV_CTRY, PID, -1, 0, 9, 0));
+	feed(&m, ev_czone(3 * S, FV_EV_CSUITABLE, PID, 0, Z, 9,
+			  FV_CS_NOT_SUITABLE_ZONE));
+	feed(&m, ev_alloc(3 * S, UINT64_MAX, 9));
+	compact_model_finish(&m);
+	fv_explain(&m, NULL, 0, 0, 9, &opts, &e);
+	CHECK_EQ(e.cause, FV_CAUSE_NO_MEMORY);
+	CHECK_EQ(e.suitable[FV_CS_NOT_SUITABLE_ZONE], 0);
+	fv_explain_free(&e);
+	fv_explain(&m, NULL, 2, 0, 9, &opts, &e);
+	CHECK_EQ(e.cause, FV_CAUSE_NO_COMPACTION);
+	CHECK_EQ(e.suitable[FV_CS_SKIPPED], 0);
+	CHECK_EQ(e.suitable[FV_CS_NOT_SUITABLE_ZONE], 1);
+	fv_explain_free(&e);
+	compact_model_free(&m);
+}
+
+/* One compaction run of the task that ended when the scanners met. */
+static void compaction_ran(struct fv_model *m)
+{
+	feed(m, ev_czone(2 * S + 1, FV_EV_CTRY, PID, -1, 0, 9, 0));
+	feed(m, ev_czone(2 * S + 2, FV_EV_CSUITABLE, PID, 0, Z, 9, FV_CS_CONTINUE));
+	feed(m, ev_crun(2 * S + 3, FV_EV_CBEGIN, PID, 0x1000, 0x2000, 0x1000,
+			0x1e00, 0));
+	feed(m, ev_crun(2 * S + 4, FV_EV_CEND, PID, 0x1000, 0x2000, 0x1e00,
+			0x1e00, FV_CS_COMPLETE));
+}
+
+/*
+ * Unmovable pages in the four nearest blocks, three stolen by task 95
+ * through pipe_write, one by task 96: pinned, from pipe_write
+ * (fragmenter-95), 3 of them.
+ */
+static void test_pinned_with_culprit(void)
+{
+	struct fv_model m;
+	struct fv_blame b;
+	struct fv_explanation e;
+
+	setup(&m, snap_nearly, nearly, FV_CN_SLAB_UNMOVABLE);
+	fv_blame_init(&b);
+	fv_blame_add_comm(&b, 95, "fragmenter");
+	fv_blame_add_comm(&b, 96, "other");
+	fv_blame_add_stack(&b, 0, "__alloc_pages+0x1\npipe_write+0x2\nvfs_write+0x3");
+	for (int i = 0; i < 4; i++) {
+		struct fv_event s = ev_steal(S + S / 2 + i, 0, Z, 0x1000 + i * 0x200,
+					     FV_MT_UNMOVABLE, M, false);
+		struct fv_event st = { .ts = s.ts, .kind = FV_EV_STACK,
+			.stack = { .of_ts = s.ts, .id = 0, .of_kind = FV_EV_STEAL } };
+
+		s.steal.pid = i == 3 ? 96 : 95;
+		feed(&m, s);
+		fv_blame_apply(&b, &s);
+		fv_blame_apply(&b, &st);
+	}
+	compaction_ran(&m);
+	feed(&m, ev_alloc(3 * S, UINT64_MAX, 9));
+	compact_model_finish(&m);
+	fv_blame_finish(&b, 9);
+	fv_explain(&m, &b, m.compact->nr_allocs - 1, 0, 9, &opts, &e);
+	CHECK_EQ(e.cause, FV_CAUSE_PINNED);
+	CHECK_EQ(e.nr_near, 4);
+	CHECK_EQ(e.near[0].pfn, 0x1000);
+	CHECK_EQ(e.near[0].free, 500);
+	CHECK_EQ(e.pins[FV_PIN_UNMOVABLE], 4);
+	CHECK_EQ(e.culprit_pid, 95);
+	CHECK_EQ(e.culprit_blocks, 3);
+	CHECK_EQ(e.nr_runs, 1);
+	CHECK(strstr(e.verdict, "4 of the 4 nearest to free pinned by unmovable "
+			       "pages from pipe_write (fragmenter-95) (3 of them)"));
+	CHECK(strstr(e.verdict, "compaction ran 1 time and ended when the scanners met"));
+	fv_explain_free(&e);
+	fv_blame_free(&b);
+	compact_model_free(&m);
+}
+
+/* LRU pages compaction left, with failed migrations: migration-failed. */
+static void test_migration_failed(void)
+{
+	struct fv_model m;
+	struct fv_explanation e;
+
+	setup(&m, snap_nearly, nearly, FV_CN_LRU);
+	compaction_ran(&m);
+	feed(&m, ev_migrate(2 * S + 5, 0x1010, -11));
+	feed(&m, ev_alloc(3 * S, UINT64_MAX, 9));
+	explain_last(&m, NULL, &e);
+	CHECK_EQ(e.cause, FV_CAUSE_MIGRATION);
+	CHECK_EQ(e.near[0].fails, 1);
+	CHECK_EQ(e.near[0].fail_result, -11);
+	fv_explain_free(&e);
+	compact_model_free(&m);
+}
+
+/* Free pages on per-cpu lists in the nearest blocks. */
+static void test_pcp(void)
+{
+	struct fv_model m;
+	struct fv_explanation e;
+
+	setup(&m, snap_nearly, nearly, FV_CN_FREE_PCP);
+	compaction_ran(&m);
+	feed(&m, ev_alloc(3 * S, UINT64_MAX, 9));
+	explain_last(&m, NULL, &e);
+	CHECK_EQ(e.cause, FV_CAUSE_PCP);
+	CHECK_EQ(e.pins[FV_PIN_PCP], 4);
+	fv_explain_free(&e);
+	compact_model_free(&m);
+}
+
+/* Nearest blocks isolated (a flip to Isolate before the failure). */
+static void test_isolation(void)
+{
+	struct fv_model m;
+	struct fv_explanation e;
+
+	setup(&m, snap_nearly, nearly, FV_CN_LRU);
+	for (int i = 0; i < 4; i++)
+		feed(&m, ev_flip(2 * S, 0, Z, 0x1000 + i * 0x200, M,
+				 FV_MT_ISOLATE, FV_FLIP_ISOLATE));
+	compaction_ran(&m);
+	feed(&m, ev_alloc(3 * S, UINT64_MAX, 9));
+	explain_last(&m, NULL, &e);
+	CHECK_EQ(e.cause, FV_CAUSE_ISOLATION);
+	fv_explain_free(&e);
+	compact_model_free(&m);
+}
+
+/* Without a census nothing says what pins the blocks: unknown. */
+static void test_no_census(void)
+{
+	struct fv_model m;
+	struct fv_explanation e;
+
+	setup(&m, snap_nearly, NULL, 0);
+	compaction_ran(&m);
+	feed(&m, ev_alloc(3 * S, UINT64_MAX, 9));
+	explain_last(&m, NULL, &e);
+	CHECK_EQ(e.cause, FV_CAUSE_UNKNOWN);
+	CHECK_EQ(e.pins[FV_PIN_UNKNOWN], 4);
+	fv_explain_free(&e);
+	compact_model_free(&m);
+}
+
+/* A figure taken only after T is used, with a negative age. */
+static void test_figure_after(void)
+{
+	struct fv_model m;
+	struct fv_explanation e;
+
+	setup(&m, snap_nearly, NULL, 0);
+	compact_model_finish(&m);
+	fv_explain(&m, NULL, -1, S / 2, 9, &opts, &e);
+	CHECK_EQ(e.zones[0].age_max, -(int64_t)(S / 2));
+	fv_explain_free(&e);
+	compact_model_free(&m);
+}
+
+/* Of three snapshots, the latest at or before T: not the first or last. */
+static void test_latest_figure(void)
+{
+	static const uint32_t f[NB] = { 512, 512, 512, 512, 512, 512, 512, 512 };
+	struct fv_model m;
+	struct fv_explanation e;
+
+	setup(&m, f, NULL, 0);
+	for (uint32_t seq = 2; seq <= 3; seq++)
+		for (int i = 0; i < NB; i++) {
+			struct fv_event ev = ev_state(seq * S, seq, 0, Z,
+						      0x1000 + i * 0x200, M);
+
+			ev.state.free_pages = seq == 2 ? 10 : 512;
+			ev.state.largest_order = seq == 2 ? 1 : 9;
+			feed(&m, ev);
+		}
+	compact_model_finish(&m);
+	fv_explain(&m, NULL, -1, 2 * S + S / 2, 9, &opts, &e);
+	CHECK_EQ(e.zones[0].free_pages, 80);
+	CHECK_EQ(e.zones[0].age_max, S / 2);
+	CHECK_EQ(e.cause, FV_CAUSE_NO_MEMORY);
+	fv_explain_free(&e);
+	compact_model_free(&m);
+}
+
+static void test_names(void)
+{
+	for (int c = 0; c < FV_CAUSE_NR; c++)
+		CHECK(strcmp(fv_cause_name(c), "unknown") || c == FV_CAUSE_UNKNOWN);
+	CHECK(!strcmp(fv_cause_name(FV_CAUSE_PINNED), "pinned"));
+	CHECK(!strcmp(fv_pin_name(FV_PIN_PCP), "per-cpu"));
+}
+
+int main(void)
+{
+	RUN(test_no_free_memory);
+	RUN(test_suitable_skipped);
+	RUN(test_at_free_block);
+	RUN(test_taken_by_allocation);
+	RUN(test_free_block_failed);
+	RUN(test_not_attempted);
+	RUN(test_not_suitable);
+	RUN(test_same_timestamp);
+	RUN(test_pinned_with_culprit);
+	RUN(test_migration_failed);
+	RUN(test_pcp);
+	RUN(test_isolation);
+	RUN(test_no_census);
+	RUN(test_figure_after);
+	RUN(test_latest_figure);
+	RUN(test_names);
+	return TEST_EXIT();
+}
