@@ -372,20 +372,25 @@ static int cmp_near(const void *pa, const void *pb)
 	return a->pfn < b->pfn ? -1 : a->pfn > b->pfn;
 }
 
+/*
+ * What keeps a block from being freed by compaction: one unmovable page
+ * is enough, whatever else it holds; else the movable pages compaction
+ * left there or the free pages on per-cpu lists, whichever are more.
+ */
 static uint8_t block_pin(const struct fv_xblock *x)
 {
 	uint32_t pages[FV_PIN_NR];
-	uint8_t best = FV_PIN_UNMOVABLE;
 
 	if (x->mt == FV_MT_ISOLATE)
 		return FV_PIN_ISOLATED;
 	if (!x->have_census)
 		return FV_PIN_UNKNOWN;
 	fv_pin_pages(x->n, pages);
-	for (uint8_t p = FV_PIN_MOVABLE; p <= FV_PIN_PCP; p++)
-		if (pages[p] > pages[best])
-			best = p;
-	return pages[best] ? best : FV_PIN_UNKNOWN;
+	if (pages[FV_PIN_UNMOVABLE])
+		return FV_PIN_UNMOVABLE;
+	if (pages[FV_PIN_PCP] > pages[FV_PIN_MOVABLE])
+		return FV_PIN_PCP;
+	return pages[FV_PIN_MOVABLE] ? FV_PIN_MOVABLE : FV_PIN_UNKNOWN;
 }
 
 /* 2: the blocks nearest to free, what pins them */

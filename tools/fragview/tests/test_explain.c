@@ -310,6 +310,36 @@ static void test_pcp(void)
 	compact_model_free(&m);
 }
 
+/*
+ * One slab page among 211 LRU pages pins its block: compaction could move
+ * the rest, never free the block.
+ */
+static void test_one_unmovable_page_pins(void)
+{
+	struct fv_model m;
+	struct fv_explanation e;
+
+	compact_model_init(&m);
+	m.keep_space_times = true;
+	for (int i = 0; i < 4; i++) {
+		struct fv_event st = ev_state(S, 1, 0, Z, 0x1000 + i * 0x200, M);
+
+		st.state.free_pages = 300;
+		feed(&m, st);
+		feed(&m, census_move(ev_census(2 * S, 1, 0, Z, 0x1000 + i * 0x200,
+					       M, 300), FV_CN_LRU,
+				     FV_CN_SLAB_UNMOVABLE, i < 3 ? 1 : 0));
+	}
+	compaction_ran(&m);
+	feed(&m, ev_alloc(3 * S, UINT64_MAX, 9));
+	explain_last(&m, NULL, &e);
+	CHECK_EQ(e.pins[FV_PIN_UNMOVABLE], 3);
+	CHECK_EQ(e.pins[FV_PIN_MOVABLE], 1);
+	CHECK_EQ(e.cause, FV_CAUSE_PINNED);
+	fv_explain_free(&e);
+	compact_model_free(&m);
+}
+
 /* Nearest blocks isolated (a flip to Isolate before the failure). */
 static void test_isolation(void)
 {
@@ -405,6 +435,7 @@ int main(void)
 	RUN(test_pinned_with_culprit);
 	RUN(test_migration_failed);
 	RUN(test_pcp);
+	RUN(test_one_unmovable_page_pins);
 	RUN(test_isolation);
 	RUN(test_no_census);
 	RUN(test_figure_after);
