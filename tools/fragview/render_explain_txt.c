@@ -13,11 +13,19 @@
 #include "render_map_common.h"
 
 /* "4.21 s" (ages), "-0.30 s" when the figure was taken after */
+static void put_age_w(FILE *out, int64_t age, int width)
+{
+	uint64_t a = age < 0 ? -(uint64_t)age : (uint64_t)age;
+	char buf[48];
+
+	snprintf(buf, sizeof(buf), "%s%" PRIu64 ".%02" PRIu64 " s",
+		 age < 0 ? "-" : "", a / 1000000000, a % 1000000000 / 10000000);
+	fprintf(out, "%*s", width, buf);
+}
+
 static void put_age(FILE *out, int64_t age)
 {
-	fprintf(out, "%s%" PRId64 ".%02" PRId64 " s", age < 0 ? "-" : "",
-		(age < 0 ? -age : age) / 1000000000,
-		(age < 0 ? -age : age) % 1000000000 / 10000000);
+	put_age_w(out, age, 0);
 }
 
 static void put_zone(FILE *out, const struct fv_xzone *z, unsigned int order)
@@ -87,7 +95,7 @@ static void put_nearest(FILE *out, const struct explain_view *v,
 
 		fprintf(out, "    0x%-8" PRIx64 " %-11s %5u %5u %-9s ", x->pfn,
 			fv_mt_name(x->mt), x->free, x->used, fv_pin_name(x->pin));
-		put_age(out, x->age);
+		put_age_w(out, x->age, 8);
 		fputs("  ", out);
 		if (x->have_census) {
 			bool any = false;
