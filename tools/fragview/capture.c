@@ -184,8 +184,11 @@ int load_capture_blame(const char *path, struct fv_model *m,
 	if (fv_trace_read_blame(path, info, on_event, &l, b ? &tb : NULL))
 		return -1;
 	m->expect_snap_events = info->have[FV_EV_SNAPSHOT];
-	if (l.c)
+	if (l.c) {
 		l.c->have_alloc_event = info->have[FV_EV_ALLOC];
+		l.c->have_compaction_events = info->have[FV_EV_CTRY] ||
+					      info->have[FV_EV_CBEGIN];
+	}
 	m->expect_steal_events = info->have[FV_EV_STEAL] ||
 				 info->have[FV_EV_EXTFRAG];
 	fv_model_finish(m);

@@ -134,7 +134,6 @@ int cmd_explain(int argc, char **argv)
 		.missing = "CAPTURE (a trace.dat file)", .about = about,
 		.options = options,
 	};
-	struct fv_explain_opts eo = { 0 };
 	struct explain_view v = { 0 };
 	struct fv_explanation *e;
 	struct fv_trace_info info;
@@ -167,8 +166,6 @@ int cmd_explain(int argc, char **argv)
 	}
 	if (order == ULONG_MAX)
 		order = m.pageblock_order;
-	eo.top = top;
-	eo.compaction_recorded = info.have[FV_EV_CTRY] || info.have[FV_EV_CBEGIN];
 	idx = xmalloc((m.compact->nr_allocs + 1) * sizeof(*idx));
 	if (at.set) {
 		idx[0] = -1;
@@ -178,7 +175,7 @@ int cmd_explain(int argc, char **argv)
 	}
 	e = xcalloc(v.nr + 1, sizeof(*e));
 	for (size_t i = 0; i < v.nr; i++)
-		fv_explain(&m, b.nr_recs ? &b : NULL, idx[i], at_ts, order, &eo,
+		fv_explain(&m, b.nr_recs ? &b : NULL, idx[i], at_ts, order, top,
 			   &e[i]);
 	v.m = &m;
 	v.b = b.nr_recs || b.nr_comms ? &b : NULL;

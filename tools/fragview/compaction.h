@@ -129,6 +129,8 @@ struct fv_compact {
 	unsigned int min_order;		/* allocations kept: order >= this */
 	bool have_alloc_event;		/* the capture has kmem:mm_page_alloc
 					 * (set by the reader's caller) */
+	bool have_compaction_events;	/* ... and try_to_compact_pages or
+					 * mm_compaction_begin (the same) */
 	/*
 	 * Per task, while reading: its open run (FV_NO_RUN: none), and what
 	 * the events before a begin said (suitable: node, zone, order;

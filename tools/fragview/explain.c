@@ -507,8 +507,8 @@ static void culprits(const struct fv_model *m, const struct fv_blame *b,
 	e->culprit_blocks = best;
 }
 
-static uint8_t decide(const struct fv_explanation *e,
-		      const struct fv_explain_opts *o)
+static uint8_t decide(const struct fv_model *m,
+		      const struct fv_explanation *e)
 {
 	uint64_t known = 0, bound = 0, free_blocks = 0, reserve = 0;
 	uint8_t best = FV_PIN_NR;
@@ -533,7 +533,7 @@ static uint8_t decide(const struct fv_explanation *e,
 		return FV_CAUSE_NO_MEMORY;
 	if (reserve)
 		return FV_CAUSE_RESERVES;
-	if (e->alloc >= 0 && o->compaction_recorded && !e->nr_runs &&
+	if (e->alloc >= 0 && m->compact->have_compaction_events && !e->nr_runs &&
 	    (!e->tried || e->deferred || e->suitable[FV_CS_DEFERRED] ||
 	     e->suitable[FV_CS_NOT_SUITABLE_ZONE]))
 		return FV_CAUSE_NO_COMPACTION;
@@ -692,8 +692,8 @@ static void verdict(const struct fv_model *m, const struct fv_blame *b,
 }
 
 void fv_explain(const struct fv_model *m, const struct fv_blame *b,
-		int64_t alloc, uint64_t ts, unsigned int order,
-		const struct fv_explain_opts *o, struct fv_explanation *e)
+		int64_t alloc, uint64_t ts, unsigned int order, size_t top,
+		struct fv_explanation *e)
 {
 	struct figure *f = xcalloc(m->nr_blocks + 1, sizeof(*f));
 	uint8_t *mt = xmalloc(m->nr_blocks + 1);
@@ -716,10 +716,10 @@ void fv_explain(const struct fv_model *m, const struct fv_blame *b,
 	take_allocs(m, e->ts, f);
 	fv_model_types_at(m, e->ts, mt);
 	zones(m, e, f, mt);
-	nearest(m, e, f, mt, o->top);
+	nearest(m, e, f, mt, top);
 	failures(m, e);
 	culprits(m, b, e);
-	e->cause = decide(e, o);
+	e->cause = decide(m, e);
 	verdict(m, b, e);
 	free(f);
 	free(mt);

@@ -138,23 +138,17 @@ struct fv_explanation {
 	char verdict[512];
 };
 
-struct fv_explain_opts {
-	size_t top;			/* blocks nearest to free to list */
-	/*
-	 * The capture records compaction's own events: without them no
-	 * verdict says compaction was not attempted.
-	 */
-	bool compaction_recorded;
-};
-
 /*
  * Explain the allocation alloc (index into m->compact->allocs; -1: a
- * hypothetical one of order at ts).  b may be NULL (no culprits).
- * Fills *e; free with fv_explain_free().
+ * hypothetical one of order at ts).  b may be NULL (no culprits).  top:
+ * blocks nearest to free to list.  No verdict says compaction was not
+ * attempted unless the capture records compaction's own events
+ * (m->compact->have_compaction_events).  Fills *e; free with
+ * fv_explain_free().
  */
 void fv_explain(const struct fv_model *m, const struct fv_blame *b,
-		int64_t alloc, uint64_t ts, unsigned int order,
-		const struct fv_explain_opts *o, struct fv_explanation *e);
+		int64_t alloc, uint64_t ts, unsigned int order, size_t top,
+		struct fv_explanation *e);
 void fv_explain_free(struct fv_explanation *e);
 
 /* "when the scanners met", ... for the end of a run */

@@ -112,6 +112,14 @@ void render_blame_stats(struct tab *t, const struct fv_blame *b);
 void html_put_blame(FILE *out, const struct fv_model *m,
 		    const struct fv_blame *b, const int32_t *newidx, uint64_t t0);
 
+/*
+ * The HTML map's ",\"explain\":[...]" member: each failed high-order
+ * allocation's cause, verdict and nearest blocks (emitted indices), for
+ * the timeline (render_map_html_explain.c).
+ */
+void html_put_explain(FILE *out, const struct fv_model *m,
+		      const struct fv_blame *b, const int32_t *newidx, uint64_t t0);
+
 int render_compact_txt(FILE *out, const struct fv_model *m, const struct compact_opts *o);
 int render_compact_csv(FILE *out, const struct fv_model *m, const struct compact_opts *o);
 int render_compact_json(FILE *out, const struct fv_model *m, const struct compact_opts *o);

@@ -31,7 +31,7 @@
  */
 extern const char fv_html_css[], fv_html_body[], fv_html_js[],
 		  fv_html_charts_js[], fv_html_views_js[],
-		  fv_html_blame_js[], fv_html_compact_js[];
+		  fv_html_blame_js[], fv_html_compact_js[], fv_html_explain_js[];
 
 struct html_ctx {
 	FILE *out;
@@ -364,6 +364,7 @@ static void put_data(struct html_ctx *c, const struct map_opts *o)
 	if (o->blame)
 		html_put_blame(c->out, m, o->blame, c->newidx, c->t0);
 	map_compact_html(c->out, m, c->newidx, c->t0);
+	html_put_explain(c->out, m, o->blame, c->newidx, c->t0);
 	fputs("}\n", c->out);
 }
 
@@ -425,6 +426,8 @@ int render_map_html(FILE *out, const struct fv_model *m,
 	fputs(fv_html_blame_js, out);
 	fputs("</script>\n<script>\n", out);
 	fputs(fv_html_compact_js, out);
+	fputs("</script>\n<script>\n", out);
+	fputs(fv_html_explain_js, out);
 	fputs("</script>\n<script>\n", out);
 	fputs(fv_html_js, out);
 	fputs("</script>\n</body>\n</html>\n", out);

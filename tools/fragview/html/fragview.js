@@ -241,6 +241,7 @@ function layout() {
 	ctx.setTransform(L.dpr, 0, 0, L.dpr, 0, 0);
 	repaintAll = true;
 	COMPACT.layout();
+	EXPLAIN.layout();
 }
 function cellXY(i) {
 	const z = L.zones[zoneOf[i]];
@@ -290,6 +291,10 @@ const VIEWS = window.fvViews(D, { rgba, mix, esc, fmtN, secs });
 /* compaction scanners and failures over the map, the high-order timeline */
 const COMPACT = window.fvCompact(D, { cellXY, cell: () => L.s,
 	setTime: (t) => setTimeRel(t), esc, fmtN, secs, hex });
+/* why a failed allocation on that timeline failed (fragview explain) */
+const EXPLAIN = window.fvExplain(D, { cellXY, cell: () => L.s,
+	setTime: (t) => setTimeRel(t), esc, secs,
+	tToX: COMPACT.test ? COMPACT.test.tToX : null });
 function cellColour(i, dim) {
 	if (mt[i] === NONE || !VIEWS.active())
 		return (dim ? DIM32 : PAL32)[mt[i]];
@@ -753,6 +758,7 @@ function wire() {
 window.fragview = {
 	nrBlocks: N,
 	compact: COMPACT.test,
+	explain: EXPLAIN.test,
 	nrFlips: F,
 	t0: D.t0,
 	tEnd: D.t0 + D.tEnd,

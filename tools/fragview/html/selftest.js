@@ -13,7 +13,10 @@
  * "cmarks=<trace ns>:<migrate>:<free>:<fail>" gives how many blocks the
  * compaction overlay must mark at that time (a scanner pass, a failed
  * migration up to it), "callocs=<ok>:<failed>" the high-order
- * allocations the timeline must draw (tests/compactcheck.py).
+ * allocations the timeline must draw (tests/compactcheck.py),
+ * "cexplain=<alloc>:<cause>:<blocks>" a failed allocation a click on
+ * the timeline must select, with the cause and the number of blocks
+ * "fragview explain" gives it.
  * Everything runs synchronously during page load.
  */
 "use strict";
@@ -63,9 +66,12 @@ window.fragviewSelftest = function () {
 			read(first) + "' want '" + want[first] + "'" : true;
 	};
 	const glyphsMatch = (want) => cellsMatch(want, fv.cellGlyph);
-	const exp = [], vexp = [], cmarks = [];
+	const exp = [], vexp = [], cmarks = [], cexplain = [];
 	let callocs = null;
 	location.hash.split(";").forEach((kv) => {
+		const x = /^cexplain=(\d+):([a-z-]+):(\d+)$/.exec(kv);
+		if (x)
+			cexplain.push({ a: Number(x[1]), cause: x[2], blocks: Number(x[3]) });
 		const c = /^cmarks=(\d+):(\d+):(\d+):(\d+)$/.exec(kv);
 		if (c)
 			cmarks.push({ ts: Number(c[1]), migrate: Number(c[2]),
@@ -373,6 +379,37 @@ window.fragviewSelftest = function () {
 			return (callocs.ok === 0 || b.ok > 0) && (callocs.fail === 0 || b.fail > 0) ||
 				"no bars painted";
 		});
+	/*
+	 * explain: a click on the timeline at a failed allocation selects it,
+	 * moves the map there, gives the cause "fragview explain" gives and
+	 * outlines as many blocks as it lists
+	 */
+	cexplain.forEach((e) => {
+		check("explain-click@" + e.a, () => {
+			const x = fv.explain;
+			if (!x)
+				return "no explanations on the page";
+			const k = [...Array(x.nr).keys()].find((j) => x.alloc(j) === e.a);
+			if (k === undefined)
+				return "allocation " + e.a + " not on the page";
+			fv.setTime(fv.t0);
+			x.click(k);
+			/* clicks land on whole pixels: any allocation within 2 */
+			const sel = x.selected(), tx = fv.compact.tToX;
+			if (sel < 0 || Math.abs(tx(x.time(sel)) - tx(x.time(k))) > 2)
+				return "the click selected " + sel + ", want " + k;
+			if (fv.time() !== fv.t0 + x.time(sel))
+				return "the map is at " + fv.time() + ", want " + (fv.t0 + x.time(sel));
+			x.select(k);
+			const want = x.blocks(k).sort((p, q) => p - q).join(",");
+			const got = x.outlined().join(",");
+			if (!x.line().includes(": " + e.cause + " "))
+				return "the line says " + x.line() + ", want cause " + e.cause;
+			if (x.blocks(k).length !== e.blocks)
+				return x.blocks(k).length + " blocks listed, want " + e.blocks;
+			return got === want || "outlined " + got + ", want " + want;
+		});
+	});
 	{
 		/* speed: 100 slider moves across the whole capture */
 		const max = Number(slider.max);

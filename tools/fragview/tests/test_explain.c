@@ -19,8 +19,7 @@
 #define NB 8			/* blocks 0x1000.. of node 0 DMA32 */
 #define PID 7			/* ev_alloc's task */
 
-static const struct fv_explain_opts opts = { .top = 4,
-					     .compaction_recorded = true };
+#define TOP 4			/* nearest blocks */
 
 /*
  * A model with keep_space_times: a snapshot at 1 s where block i has
@@ -33,6 +32,7 @@ static void setup(struct fv_model *m, const uint32_t free[NB],
 {
 	compact_model_init(m);
 	m->keep_space_times = true;
+	m->compact->have_compaction_events = true;
 	for (int i = 0; i < NB; i++) {
 		struct fv_event e = ev_state(1 * S, 1, 0, Z, 0x1000 + i * 0x200, M);
 
@@ -52,7 +52,7 @@ static void explain_last(struct fv_model *m, const struct fv_blame *b,
 			 struct fv_explanation *e)
 {
 	compact_model_finish(m);
-	fv_explain(m, b, m->compact->nr_allocs - 1, 0, 9, &opts, e);
+	fv_explain(m, b, m->compact->nr_allocs - 1, 0, 9, TOP, e);
 }
 
 static const uint16_t nearly[NB] = { 500, 490, 480, 470, 0, 0, 0, 0 };
@@ -107,7 +107,7 @@ static void test_at_free_block(void)
 
 	setup(&m, f, NULL, 0);
 	compact_model_finish(&m);
-	fv_explain(&m, NULL, -1, 3 * S, 9, &opts, &e);
+	fv_explain(&m, NULL, -1, 3 * S, 9, TOP, &e);
 	CHECK_EQ(e.cause, FV_CAUSE_NONE);
 	CHECK_EQ(e.zones[0].free_blocks, 1);
 	CHECK_EQ(e.window, 2 * S);	/* the second before */
@@ -167,6 +167,22 @@ static void test_not_attempted(void)
 	compact_model_free(&m);
 }
 
+/* A capture without compaction's events cannot say it was not attempted. */
+static void test_compaction_not_recorded(void)
+{
+	struct fv_model m;
+	struct fv_explanation e;
+
+	setup(&m, snap_nearly, nearly, FV_CN_SLAB_UNMOVABLE);
+	m.compact->have_compaction_events = false;
+	feed(&m, ev_alloc(3 * S, UINT64_MAX, 9));
+	explain_last(&m, NULL, &e);
+	CHECK_EQ(e.cause, FV_CAUSE_PINNED);
+	CHECK(strstr(e.verdict, "compaction did not run"));
+	fv_explain_free(&e);
+	compact_model_free(&m);
+}
+
 /* suitable: not_suitable_zone (extfrag_threshold), no run. */
 static void test_not_suitable(void)
 {
@@ -205,11 +221,11 @@ static void test_same_timestamp(void)
 			  FV_CS_NOT_SUITABLE_ZONE));
 	feed(&m, ev_alloc(3 * S, UINT64_MAX, 9));
 	compact_model_finish(&m);
-	fv_explain(&m, NULL, 0, 0, 9, &opts, &e);
+	fv_explain(&m, NULL, 0, 0, 9, TOP, &e);
 	CHECK_EQ(e.cause, FV_CAUSE_NO_MEMORY);
 	CHECK_EQ(e.suitable[FV_CS_NOT_SUITABLE_ZONE], 0);
 	fv_explain_free(&e);
-	fv_explain(&m, NULL, 2, 0, 9, &opts, &e);
+	fv_explain(&m, NULL, 2, 0, 9, TOP, &e);
 	CHECK_EQ(e.cause, FV_CAUSE_NO_COMPACTION);
 	CHECK_EQ(e.suitable[FV_CS_SKIPPED], 0);
 	CHECK_EQ(e.suitable[FV_CS_NOT_SUITABLE_ZONE], 1);
@@ -259,7 +275,7 @@ static void test_pinned_with_culprit(void)
 	feed(&m, ev_alloc(3 * S, UINT64_MAX, 9));
 	compact_model_finish(&m);
 	fv_blame_finish(&b, 9);
-	fv_explain(&m, &b, m.compact->nr_allocs - 1, 0, 9, &opts, &e);
+	fv_explain(&m, &b, m.compact->nr_allocs - 1, 0, 9, TOP, &e);
 	CHECK_EQ(e.cause, FV_CAUSE_PINNED);
 	CHECK_EQ(e.nr_near, 4);
 	CHECK_EQ(e.near[0].pfn, 0x1000);
@@ -321,6 +337,7 @@ static void test_one_unmovable_page_pins(void)
 
 	compact_model_init(&m);
 	m.keep_space_times = true;
+	m.compact->have_compaction_events = true;
 	for (int i = 0; i < 4; i++) {
 		struct fv_event st = ev_state(S, 1, 0, Z, 0x1000 + i * 0x200, M);
 
@@ -382,7 +399,7 @@ static void test_figure_after(void)
 
 	setup(&m, snap_nearly, NULL, 0);
 	compact_model_finish(&m);
-	fv_explain(&m, NULL, -1, S / 2, 9, &opts, &e);
+	fv_explain(&m, NULL, -1, S / 2, 9, TOP, &e);
 	CHECK_EQ(e.zones[0].age_max, -(int64_t)(S / 2));
 	fv_explain_free(&e);
 	compact_model_free(&m);
@@ -406,7 +423,7 @@ static void test_latest_figure(void)
 			feed(&m, ev);
 		}
 	compact_model_finish(&m);
-	fv_explain(&m, NULL, -1, 2 * S + S / 2, 9, &opts, &e);
+	fv_explain(&m, NULL, -1, 2 * S + S / 2, 9, TOP, &e);
 	CHECK_EQ(e.zones[0].free_pages, 80);
 	CHECK_EQ(e.zones[0].age_max, S / 2);
 	CHECK_EQ(e.cause, FV_CAUSE_NO_MEMORY);
@@ -430,6 +447,7 @@ int main(void)
 	RUN(test_taken_by_allocation);
 	RUN(test_free_block_failed);
 	RUN(test_not_attempted);
+	RUN(test_compaction_not_recorded);
 	RUN(test_not_suitable);
 	RUN(test_same_timestamp);
 	RUN(test_pinned_with_culprit);

@@ -401,6 +401,12 @@ compact_more() {
 	done
 	echo "callocs=$(python3 "$fv/tests/compactcheck.py" --allocs "$c" 9 |
 		awk '{ print $2 ":" $4 }')"
+	# the first and the last failure, as fragview explain gives them
+	"$fv/fragview" explain --format json "$c" | python3 -c '
+import json, sys
+ex = json.load(sys.stdin)["explanations"]
+for e in ex[:1] + ex[-1:]:
+    print("cexplain=%d:%s:%d" % (e["alloc"], e["cause"], len(e["nearest"])))'
 }
 cf=$top/tests/fixtures/v2-compact.dat
 if [ -e "$cf" ]; then
@@ -437,6 +443,21 @@ PY
 		ok "compact-noalloc: an empty timeline fails the timeline check"
 	else
 		not_ok "compact-noalloc: timeline check passed on an empty timeline (see $out/compact-noalloc.selftest)"
+	fi
+	# the explanations without their blocks: the outlines must fail
+	python3 - "$out/compact.html" >"$out/compact-noexplain.html" <<'PY'
+import re, sys
+page = open(sys.argv[1]).read()
+head, sep, tail = page.partition('"explain":[')
+assert sep
+sys.stdout.write(head + sep + re.sub(r'"blocks":\[[^\]]*\]', '"blocks":[]', tail))
+PY
+	selftest_quiet=1 selftest compact-noexplain "$out/compact-noexplain.html" "$out/compact.exp"
+	if grep -q '^FAIL explain-click@' "$out/compact-noexplain.selftest" &&
+	   ! grep -q '^FAIL compact-timeline' "$out/compact-noexplain.selftest"; then
+		ok "compact-noexplain: explanations without their blocks fail the outline check"
+	else
+		not_ok "compact-noexplain: outline check passed without blocks (see $out/compact-noexplain.selftest)"
 	fi
 else
 	not_ok "compact: no tests/fixtures/v2-compact.dat"
