@@ -20,7 +20,8 @@
  *
  * window.fvCompact(D, ui) -> { seek(t), layout(), info(i), test }, where ui gives
  * cellXY(i), cell() (cell size, CSS px), setTime(rel), esc(), fmtN(),
- * secs() and hex().  Without D.compact it returns the same, doing nothing.
+ * secs(), hex() and fitOverlay(canvas, ctx) (lays it over the map).
+ * Without D.compact it returns the same, doing nothing.
  */
 "use strict";
 window.fvCompact = function (D, ui) {
@@ -89,7 +90,7 @@ window.fvCompact = function (D, ui) {
 	}
 
 	/* ---- the overlay canvas ---- */
-	const map = $("fv-map"), wrap = $("fv-mapwrap");
+	const wrap = $("fv-mapwrap");
 	const over = document.createElement("canvas");
 	over.id = "fv-compact-overlay";
 	over.setAttribute("aria-hidden", "true");
@@ -99,14 +100,7 @@ window.fvCompact = function (D, ui) {
 	const octx = over.getContext("2d", { willReadFrequently: true });
 	let dpr = 1;
 	function layout() {
-		dpr = window.devicePixelRatio || 1;
-		over.width = map.width;
-		over.height = map.height;
-		over.style.width = map.style.width;
-		over.style.height = map.style.height;
-		over.style.left = map.offsetLeft + "px";
-		over.style.top = map.offsetTop + "px";
-		octx.setTransform(dpr, 0, 0, dpr, 0, 0);
+		dpr = ui.fitOverlay(over, octx);
 		paintOverlay();
 		drawTimeline();
 	}

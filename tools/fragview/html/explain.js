@@ -8,8 +8,8 @@
  * verdict weighs are outlined on the map (an overlay canvas of its own).
  *
  * window.fvExplain(D, ui) -> { layout(), test }, where ui gives cellXY(i),
- * cell(), setTime(rel), esc(), secs() and tToX(rel) (the timeline's x of a
- * time, compact.js).  Without D.explain or the timeline it does nothing.
+ * cell(), setTime(rel), esc(), secs(), fitOverlay(canvas, ctx) and
+ * tToX(rel) (the timeline's x of a time, compact.js).  Without D.explain or the timeline it does nothing.
  */
 "use strict";
 window.fvExplain = function (D, ui) {
@@ -30,7 +30,7 @@ window.fvExplain = function (D, ui) {
 	line.textContent = X.length + " failed allocations: click one (below the axis) for why it failed";
 	box.appendChild(line);
 
-	const map = $("fv-map"), wrap = $("fv-mapwrap");
+	const wrap = $("fv-mapwrap");
 	const over = document.createElement("canvas");
 	over.id = "fv-explain-overlay";
 	over.setAttribute("aria-hidden", "true");
@@ -52,14 +52,7 @@ window.fvExplain = function (D, ui) {
 		});
 	}
 	function layout() {
-		dpr = window.devicePixelRatio || 1;
-		over.width = map.width;
-		over.height = map.height;
-		over.style.width = map.style.width;
-		over.style.height = map.style.height;
-		over.style.left = map.offsetLeft + "px";
-		over.style.top = map.offsetTop + "px";
-		octx.setTransform(dpr, 0, 0, dpr, 0, 0);
+		dpr = ui.fitOverlay(over, octx);
 		paint();
 	}
 	/* allocation k: the map at its time, its verdict, its blocks outlined */

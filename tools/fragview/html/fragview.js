@@ -164,6 +164,21 @@ function typesAtRel(t) {
 
 /* ---- map layout and painting ---- */
 const canvas = $("fv-map");
+/*
+ * An overlay canvas (compact.js, explain.js) laid over the map, as large
+ * and scaled as it; returns the device pixel ratio.
+ */
+function fitOverlay(over, octx) {
+	const dpr = window.devicePixelRatio || 1;
+	over.width = canvas.width;
+	over.height = canvas.height;
+	over.style.width = canvas.style.width;
+	over.style.height = canvas.style.height;
+	over.style.left = canvas.offsetLeft + "px";
+	over.style.top = canvas.offsetTop + "px";
+	octx.setTransform(dpr, 0, 0, dpr, 0, 0);
+	return dpr;
+}
 const ctx = canvas.getContext("2d", { willReadFrequently: true });
 const L = { s: 10, pitch: 11, cols: 64, gridX: 90, zones: [], h: 0, dpr: 1 };
 const ZONE_HEAD = 22, ZONE_GAP = 10;
@@ -290,10 +305,10 @@ const PAL32 = PAL.map(rgba), DIM32 = DIM.map(rgba);
 const VIEWS = window.fvViews(D, { rgba, mix, esc, fmtN, secs });
 /* compaction scanners and failures over the map, the high-order timeline */
 const COMPACT = window.fvCompact(D, { cellXY, cell: () => L.s,
-	setTime: (t) => setTimeRel(t), esc, fmtN, secs, hex });
+	setTime: (t) => setTimeRel(t), esc, fmtN, secs, hex, fitOverlay });
 /* why a failed allocation on that timeline failed (fragview explain) */
 const EXPLAIN = window.fvExplain(D, { cellXY, cell: () => L.s,
-	setTime: (t) => setTimeRel(t), esc, secs,
+	setTime: (t) => setTimeRel(t), esc, secs, fitOverlay,
 	tToX: COMPACT.test ? COMPACT.test.tToX : null });
 function cellColour(i, dim) {
 	if (mt[i] === NONE || !VIEWS.active())
