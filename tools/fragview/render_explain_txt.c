@@ -11,6 +11,7 @@
 #include "explain.h"
 #include "render.h"
 #include "render_map_common.h"
+#include "text.h"
 
 /* "4.21 s" (ages), "-0.30 s" when the figure was taken after */
 static void put_age_w(FILE *out, int64_t age, int width)
@@ -73,10 +74,13 @@ static void put_blame(FILE *out, const struct fv_blame *b, int64_t k)
 	r = &b->recs[k];
 	st = fv_blame_stack_of(b, r->stack);
 	map_fmt_ts(ts, sizeof(ts), r->ts);
-	fprintf(out, "%s %s-%d at %s s", r->kind == FV_EV_FLIP ? "flip" : "steal",
-		fv_blame_comm_of(b, r->pid), r->pid, ts);
-	if (st && st->site_id >= 0)
-		fprintf(out, " via %s", b->sites[st->site_id]);
+	fprintf(out, "%s ", r->kind == FV_EV_FLIP ? "flip" : "steal");
+	text_put_txt(out, fv_blame_comm_of(b, r->pid));
+	fprintf(out, "-%d at %s s", r->pid, ts);
+	if (st && st->site_id >= 0) {
+		fputs(" via ", out);
+		text_put_txt(out, b->sites[st->site_id]);
+	}
 }
 
 static void put_nearest(FILE *out, const struct explain_view *v,
@@ -192,14 +196,16 @@ static void put_one(FILE *out, const struct explain_view *v,
 	char ts[32];
 
 	map_fmt_ts(ts, sizeof(ts), e->ts);
-	if (e->alloc >= 0)
-		fprintf(out, "\nallocation %" PRId64 " (of %zu high-order): order %u at %s s, "
-			"%s-%d, gfp 0x%" PRIx64 ", failed\n", e->alloc,
-			c->nr_allocs, e->order, ts,
-			v->b ? fv_blame_comm_of(v->b, e->pid) : "pid", e->pid, e->gfp);
-	else
+	if (e->alloc >= 0) {
+		fprintf(out, "\nallocation %" PRId64 " (of %zu high-order): order %u at %s s, ",
+			e->alloc, c->nr_allocs, e->order, ts);
+		/* the comm is the capture's: valid UTF-8 on the terminal */
+		text_put_txt(out, v->b ? fv_blame_comm_of(v->b, e->pid) : "pid");
+		fprintf(out, "-%d, gfp 0x%" PRIx64 ", failed\n", e->pid, e->gfp);
+	} else {
 		fprintf(out, "\nhypothetical allocation: order %u at %s s\n",
 			e->order, ts);
+	}
 	fprintf(out, "  verdict (%s): %s\n", fv_cause_name(e->cause), e->verdict);
 	fprintf(out, "\n  The zone%s then%s\n", e->nr_zones == 1 ? "" : "s",
 		e->zones_earlier ? " (those compaction last named for the task)" :
@@ -214,7 +220,9 @@ int render_explain_txt(FILE *out, const struct explain_view *v)
 {
 	uint32_t causes[FV_CAUSE_NR] = { 0 };
 
-	fprintf(out, "fragview explain: %s\n", v->title);
+	fputs("fragview explain: ", out);
+	text_put_txt(out, v->title);
+	fputc('\n', out);
 	if (v->at)
 		fprintf(out, "a hypothetical allocation of order %u\n", v->order);
 	else

@@ -64,6 +64,14 @@ if [ -e "$cap" ]; then
 		ok "explain --at: a hypothetical allocation, 8 nearest blocks" ||
 		nok "explain --at" "$(head -c 300 out.txt)"
 
+	# a capture's name is not text: the txt output stays valid UTF-8
+	ln -s "$cap" $'bad\xff.dat'
+	"$fv" explain $'bad\xff.dat' --alloc 237 > name.txt 2>/dev/null
+	python3 -c 'import sys; open(sys.argv[1], "rb").read().decode("utf-8")' name.txt 2>/dev/null &&
+		grep -q "^fragview explain: bad.*\.dat$" name.txt &&
+		ok "explain: a capture named with byte 0xff, valid UTF-8 txt" ||
+		nok "explain: capture name with 0xff" "$(head -1 name.txt | od -c | head -2)"
+
 	# requests it cannot answer
 	expect "explain --alloc of a successful allocation: exit 3" 3 \
 		"fragview: $cap: --alloc 0 is not a failed allocation of order >= 9 (the capture has 422 high-order allocations; fragview compact --timeline lists them)" -- \
