@@ -587,9 +587,10 @@ static void html_map(void)
 	CHECK(!strstr(t, "http://") && !strstr(t, "https://"));
 	CHECK(!strstr(t, "<link") && !strstr(t, " src=") && !strstr(t, "@import"));
 	/* the title cannot break out of <title> or the JSON <script>:
-	 * the data, charts.js, views.js, blame.js, compact.js, fragview.js */
-	CHECK_EQ(count_str(t, "<script"), 6);
-	CHECK_EQ(count_str(t, "</script>"), 6);
+	 * the data, charts.js, views.js, blame.js, compact.js, explain.js,
+	 * fragview.js */
+	CHECK_EQ(count_str(t, "<script"), 7);
+	CHECK_EQ(count_str(t, "</script>"), 7);
 	/* no tasks in the model: no blame data */
 	CHECK(!strstr(t, "\"blame\":{"));
 	/* html/selftest.js is test code: tests/html/run.sh adds it */
