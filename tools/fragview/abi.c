@@ -82,6 +82,11 @@ const char *fv_event_impossible(const struct fv_event *ev,
 		if ((ev->migrate.dst_pfn == 0) != (ev->migrate.dst_mt == FV_MT_NONE))
 			return "dst_mt none iff dst_pfn 0";
 		return NULL;
+	case FV_EV_WMARK:
+		/* mm/page_alloc.c: low = min + tmp, high = low + tmp */
+		if (ev->wmark.min > ev->wmark.low || ev->wmark.low > ev->wmark.high)
+			return "watermarks not min <= low <= high";
+		return NULL;
 	default:
 		return NULL;
 	}

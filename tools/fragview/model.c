@@ -73,7 +73,7 @@ struct model_priv {
 	struct hist_ring *rings;
 	size_t nr_rings, rings_cap;
 	size_t snap_zones_cap, lost_cap;
-	size_t states_cap, census_cap, steal_recs_cap;
+	size_t states_cap, census_cap, steal_recs_cap, wmarks_cap;
 	uint32_t last_census_seq;
 	/* open addressing: key = block number + 1 (0 = empty), val = index */
 	uint64_t *hkeys;
@@ -118,6 +118,7 @@ void fv_model_free(struct fv_model *m)
 	free(m->states);
 	free(m->census);
 	free(m->steal_recs);
+	free(m->wmarks);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -756,6 +757,12 @@ int fv_model_apply(struct fv_model *m, const struct fv_event *ev)
 	case FV_EV_CENSUS:
 		return apply_census(m, ev, ts);
 	case FV_EV_STACK:	/* who did it: blame.c */
+		return 0;
+	case FV_EV_WMARK:
+		grow((void **)&m->wmarks, &p->wmarks_cap, m->nr_wmarks + 1,
+		     sizeof(*m->wmarks));
+		m->wmarks[m->nr_wmarks++] = (struct fv_wmark_rec){
+			.ts = ts, .w = ev->wmark };
 		return 0;
 	}
 	return 0;

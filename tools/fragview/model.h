@@ -131,6 +131,8 @@ enum fv_ev_kind {
 	FV_EV_CTRY,		/* compaction:mm_compaction_try_to_compact_pages */
 	FV_EV_ALLOC,		/* kmem:mm_page_alloc (pfn -1: failed) */
 	FV_EV_CSCAN_FAST,	/* compaction:mm_compaction_fast_isolate_freepages */
+	FV_EV_WMARK,		/* ftrace:print "fragview_zone: ..." (a zone's
+				 * free pages and watermarks, /proc/zoneinfo) */
 	FV_EV_NR,
 };
 #define FV_EV_FIRST_COMPACT FV_EV_CSCAN_MIGRATE
@@ -165,6 +167,17 @@ const char *fv_census_count_name(enum fv_census_count c);	/* "free", ... */
 
 /* fv_event.flags */
 #define FV_EVF_GEN	1	/* state/flip: gen is valid (ABI v2) */
+
+/*
+ * A zone's free pages and watermarks as /proc/zoneinfo printed them when
+ * the recorder wrote them to trace_marker (README.md, "Recording"): the
+ * kernel has no event with them.  Page counts saturate at 2^32 - 1.
+ */
+struct fv_wmark {
+	uint32_t free, min, low, high, boost, managed;
+	int32_t nid;
+	uint8_t zone;			/* enum fv_zone_type */
+};
 
 /*
  * One decoded event, canonical values only: the one record every part
@@ -279,6 +292,7 @@ struct fv_event {
 			int32_t pid, order;
 			uint8_t mt;
 		} alloc;
+		struct fv_wmark wmark;	/* FV_EV_WMARK */
 	};
 };
 _Static_assert(sizeof(struct fv_event) == 56, "the wire and seed layout");
@@ -382,6 +396,11 @@ struct fv_census_rec {		/* a pageblock_census record */
 	uint8_t mt;			/* the block's type as the census saw it */
 };
 
+struct fv_wmark_rec {		/* a zone's watermarks at ts */
+	uint64_t ts;
+	struct fv_wmark w;
+};
+
 struct fv_steal_rec {		/* a steal from the block (keep_steal_times) */
 	uint64_t ts;
 	uint32_t block;
@@ -440,6 +459,9 @@ struct fv_model {
 					 * pageblock_steal or extfrag) */
 	struct fv_steal_rec *steal_recs;
 	size_t nr_steal_recs;
+	/* every zone watermark record (FV_EV_WMARK), in time order */
+	struct fv_wmark_rec *wmarks;
+	size_t nr_wmarks;
 	/* charts */
 	struct fv_bucket buckets[FV_NBUCKETS];
 	uint64_t bucket_ns;		/* width of one bucket */

@@ -48,7 +48,7 @@ static const char *const kind_names[FV_EV_NR] = {
 	"snapshot", "lost", "census", "stack", "compact_scan_migrate",
 	"compact_scan_free", "compact_begin", "compact_end", "compact_migrated",
 	"compact_suitable", "compact_finished", "compact_deferred", "compact_try",
-	"page_alloc", "compact_scan_fast",
+	"page_alloc", "compact_scan_fast", "zone_watermarks",
 };
 
 static const char *const census_count_names[FV_CN_NR] = {

@@ -37,6 +37,7 @@
 #include "trace.h"
 #include "util.h"
 #include "wire.h"
+#include "zonemark.h"
 
 #define TRACE_MAGIC "\x17\x08\x44tracing"
 #define TRACE_MAGIC_LEN 10
@@ -325,6 +326,8 @@ struct reader {
 	bool warned_ksyms;
 	struct stack_tab stacks;
 	struct pid_set pids;
+	/* ftrace:print, for the recorder's zone lines (zonemark.h) */
+	int print_type, print_buf_off;	/* -1: none */
 };
 
 /*
@@ -896,6 +899,34 @@ static void setup_stacks(struct reader *r)
 	r->stack_caller_off = caller->offset;
 }
 
+/* ---- child: the recorder's zone lines (zonemark.h) ---- */
+
+static void setup_marks(struct reader *r)
+{
+	struct tep_event *ev = tep_find_event_by_name(r->tep, "ftrace", "print");
+	struct tep_format_field *buf = ev ? tep_find_field(ev, "buf") : NULL;
+
+	r->print_type = buf ? ev->id : -1;
+	r->print_buf_off = buf ? buf->offset : -1;
+}
+
+static void on_mark(struct reader *r, const struct tep_record *rec, int cpu)
+{
+	struct fv_wmark w;
+	struct fv_event *ev;
+
+	if (r->print_buf_off < 0 || rec->size <= r->print_buf_off ||
+	    !fv_zonemark_parse((const char *)rec->data + r->print_buf_off,
+			       (size_t)(rec->size - r->print_buf_off), &w))
+		return;
+	ev = next_event(r);
+	ev->ts = rec->ts;
+	ev->cpu = cpu;
+	ev->kind = FV_EV_WMARK;
+	ev->wmark = w;
+	push_event(r);
+}
+
 static uint64_t hash_addrs(const uint64_t *a, uint32_t n)
 {
 	uint64_t h = 0xcbf29ce484222325ULL;
@@ -1149,6 +1180,10 @@ static int on_record(struct tracecmd_input *h, struct tep_record *rec,
 		if (cpu >= 0 && cpu < MAX_CPUS)
 			r->pending[cpu] = 0;
 	}
+	if (type == r->print_type) {
+		on_mark(r, rec, cpu);
+		goto out;
+	}
 	if (type < 0 || type > 65535 || !r->dec_of_id[type])
 		goto out;
 	d = &r->dec[r->dec_of_id[type] - 1];
@@ -1259,6 +1294,7 @@ static int open_capture(struct reader *r)
 			have |= 1u << specs[i].kind;
 	if (r->blame)
 		setup_stacks(r);
+	setup_marks(r);
 	ps = tep_get_page_size(r->tep);
 	r->page_shift = ps > 0 && !(ps & (ps - 1)) ? __builtin_ctz(ps) : 12;
 	r->pages = 0;

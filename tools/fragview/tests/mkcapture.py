@@ -13,7 +13,9 @@ kernel has no MIGRATE_CMA, so Isolate is 4; zones and reasons are
 permuted), so a reader that hard-codes numbers gets the tests wrong.
 
 usage: mkcapture.py SCENARIO OUT.dat [--events N] [--v7] [--facts F.json]
-                   [--comm NAME]
+                   [--comm NAME] [--zone-marks]
+--zone-marks (v2 scenarios): the recorder's trace_marker zone lines
+before each snapshot (facts "zone_marks").
 --comm: the name of the task of every event (pid 1; default "init"), with
 Python escapes for bytes: '=x\\xe2\\x82' is a comm the kernel cut in the
 middle of a character.
@@ -260,6 +262,36 @@ def write_tracefs(tdir, names, comm=b"init"):
                 'print fmt: "%ps: %s", (void *)REC->ip, REC->buf\n')
     with open(os.path.join(tdir, "saved_cmdlines"), "wb") as f:
         f.write(b"1 " + comm + b"\n")
+
+
+def print_record(text):
+    """An ftrace:print record (ID 5 above) of text, as a trace_marker
+    write leaves it: ip, then the text with its NUL."""
+    body = struct.pack("<HBBiQ", 5, 0, 0, 1, 0) + text.encode() + b"\0"
+    body = body.ljust((len(body) + 3) // 4 * 4, b"\0")
+    return len(body) // 4, body
+
+
+def add_zone_marks(cpus, facts, zones):
+    """The recorder's zone lines (tools/fragview/zonemark.h) just before
+    each snapshot, one a zone of node 0, figures that differ per snapshot
+    and zone; facts["zone_marks"] lists them.  Each snapshot also gets a
+    marker line that is not a zone line, which readers must skip."""
+    facts["zone_marks"] = []
+    for k, snap in enumerate(facts["snapshots_at"]):
+        s, ns = snap["at"].split(".")
+        ts = int(s) * 10**9 + int(ns) - 500_000
+        cpus[0].append((ts, print_record("fv-exp phase %d" % k)))
+        for j, zone in enumerate(zones):
+            m = {"ts": ts + j, "node": 0, "zone": zone,
+                 "min": 100 * (k + 1) + j, "boost": k}
+            m.update(low=m["min"] + 25, high=m["min"] + 50,
+                     free=1000 * (j + 1) + k, managed=65536 * (j + 1))
+            cpus[0].append((ts + j, print_record(
+                "fragview_zone: node=0 zone=%(zone)s free=%(free)d "
+                "min=%(min)d low=%(low)d high=%(high)d boost=%(boost)d "
+                "managed=%(managed)d\n" % m)))
+            facts["zone_marks"].append(m)
 
 
 MISSED_EVENTS, MISSED_STORED = 1 << 31, 1 << 30
@@ -795,6 +827,8 @@ def main():
     elif scenario.startswith("v2"):
         use_abi_v2()
         cpus, facts, missed = gen_v2(n, scenario)
+        if "--zone-marks" in args:
+            add_zone_marks(cpus, facts, ["DMA32", "Normal", "Movable"])
         names = ["pageblock_state", "pageblock_flip", "pageblock_snapshot",
                  "pcp_drain"]
     elif scenario in ("v612", "v612unknown"):
