@@ -33,7 +33,7 @@ group[bench]="${group[guest]} python3 time"
 group[check]="${group[bench]} ${group[kernelshark]} ${group[kernel-6.1]}
 	${group[kernel-6.12]} clang libclang-rt-14-dev
 	chromium xvfb xauth x11-apps imagemagick libnuma-dev
-	dpkg-dev debhelper man-db git"
+	dpkg-dev debhelper man-db git python3-jsonschema"
 group[all]=${group[check]}
 
 [ $# -gt 0 ] || set -- all

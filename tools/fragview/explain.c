@@ -314,6 +314,31 @@ static void request(const struct fv_model *m, struct fv_explanation *e)
 }
 
 /* 1: per zone */
+/* The zone's watermark record for T: the latest at or before, else the
+ * first after (m->wmarks is in time order). */
+static void zone_wmark(const struct fv_model *m, struct fv_xzone *x,
+		       uint64_t ts)
+{
+	const struct fv_wmark_rec *best = NULL;
+
+	for (size_t i = 0; i < m->nr_wmarks; i++) {
+		const struct fv_wmark_rec *r = &m->wmarks[i];
+
+		if (r->w.nid != x->nid || r->w.zone != x->zone)
+			continue;
+		if (r->ts > ts && best)
+			break;
+		best = r;
+		if (r->ts > ts)
+			break;
+	}
+	if (!best)
+		return;
+	x->have_wmark = true;
+	x->wmark_age = (int64_t)(ts - best->ts);
+	x->wm = best->w;
+}
+
 static void zones(const struct fv_model *m, struct fv_explanation *e,
 		  const struct figure *f, const uint8_t *mt)
 {
@@ -326,6 +351,7 @@ static void zones(const struct fv_model *m, struct fv_explanation *e,
 		if (!zone_wanted(e, z))
 			continue;
 		x = xzone(e, z->nid, z->zone);
+		zone_wmark(m, x, e->ts);
 		for (size_t i = z->first; i < z->first + z->nr; i++) {
 			const struct figure *g = &f[i];
 			int64_t age = (int64_t)(e->ts - g->ts);
@@ -548,8 +574,9 @@ static uint8_t decide(const struct fv_model *m,
 
 struct sum {
 	uint64_t free_pages, bound, free_blocks, reserve, near90;
-	int64_t age_max;
-	bool have_age;
+	uint64_t wm_free, wm_low;	/* zoneinfo, zones with a zone line */
+	int64_t age_max, wmark_age;	/* wmark_age: the oldest line used */
+	bool have_age, have_wmark;
 };
 
 static struct sum sum_zones(const struct fv_explanation *e)
@@ -567,6 +594,13 @@ static struct sum sum_zones(const struct fv_explanation *e)
 		if (z->have_age && (!s.have_age || z->age_max > s.age_max))
 			s.age_max = z->age_max;
 		s.have_age |= z->have_age;
+		if (z->have_wmark) {
+			s.wm_free += z->wm.free;
+			s.wm_low += z->wm.low;
+			if (!s.have_wmark || z->wmark_age > s.wmark_age)
+				s.wmark_age = z->wmark_age;
+			s.have_wmark = true;
+		}
 	}
 	return s;
 }
@@ -621,6 +655,11 @@ static void verdict(const struct fv_model *m, const struct fv_blame *b,
 		if (e->suitable[FV_CS_SKIPPED])
 			PUT("; compaction_suitable said skipped: free pages "
 			    "under the watermark plus compaction's gap");
+		if (s.have_wmark) {
+			fmt_age(age, sizeof(age), s.wmark_age);
+			PUT("; zoneinfo: %" PRIu64 " free pages against low "
+			    "watermarks of %" PRIu64 " (%s)", s.wm_free, s.wm_low, age);
+		}
 		return;
 	case FV_CAUSE_RESERVES:
 		if (s.free_blocks)

@@ -83,6 +83,11 @@ struct fv_xzone {
 	bool have_age, have_census;
 	int64_t age_min, age_max;	/* ns, of the free figures used */
 	int64_t census_age;		/* ns, the oldest census used */
+	bool have_wmark;		/* the recorder's zone line (zonemark.h):
+					 * the latest at or before T, else the
+					 * first after */
+	int64_t wmark_age;		/* ns, T minus its time */
+	struct fv_wmark wm;
 };
 
 struct fv_xblock {

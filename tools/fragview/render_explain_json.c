@@ -63,7 +63,14 @@ static void put_zones(FILE *out, const struct fv_explanation *e)
 			fprintf(out, ",\"census_age_ns\":%" PRId64, z->census_age);
 		else
 			fputs(",\"census_age_ns\":null", out);
-		fputs(",\"watermarks\":null}", out);
+		if (z->have_wmark)
+			fprintf(out, ",\"watermarks\":{\"min\":%u,\"low\":%u,"
+				"\"high\":%u,\"boost\":%u,\"free\":%u,"
+				"\"managed\":%u,\"age_ns\":%" PRId64 "}}",
+				z->wm.min, z->wm.low, z->wm.high, z->wm.boost,
+				z->wm.free, z->wm.managed, z->wmark_age);
+		else
+			fputs(",\"watermarks\":null}", out);
 	}
 	fputc(']', out);
 }

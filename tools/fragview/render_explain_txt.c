@@ -58,7 +58,16 @@ static void put_zone(FILE *out, const struct fv_xzone *z, unsigned int order)
 	} else {
 		fputs("none of the zone\n", out);
 	}
-	fputs("    watermarks: not in the capture\n", out);
+	if (!z->have_wmark) {
+		fputs("    watermarks: not in the capture\n", out);
+		return;
+	}
+	/* /proc/zoneinfo's min/low/high already include the boost */
+	fprintf(out, "    watermarks: min %u low %u high %u (boost %u), zone free %u of %u"
+		" managed (zoneinfo, ", z->wm.min, z->wm.low, z->wm.high,
+		z->wm.boost, z->wm.free, z->wm.managed);
+	put_age(out, z->wmark_age);
+	fputs(" old)\n", out);
 }
 
 static void put_blame(FILE *out, const struct fv_blame *b, int64_t k)

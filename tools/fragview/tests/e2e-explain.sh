@@ -105,3 +105,42 @@ expect "explain -o x.svg: a suffix explain cannot write, exit 64" 64 \
 	ok "explain -i FILE -o at.json: JSON by the suffix" ||
 	nok "explain -i FILE -o at.json" "$(head -c 200 at.json 2>&1)"
 
+
+# the recorder's zone lines (zonemark.h): each zone's latest at or before
+# T, its age; other marker lines skipped; none in the capture: null
+if python3 "$here/mkcapture.py" v2 zm.dat --facts zm.json --zone-marks 2>/dev/null &&
+   python3 "$here/mkcapture.py" v2 nozm.dat 2>/dev/null; then
+	at=$(jget zm.json "d['snapshots_at'][1]['at']")
+	"$fv" explain zm.dat --at "$at" --format json > zm.out 2>/dev/null
+	python3 - zm.json zm.out "$at" \
+		"$here/../Documentation/fragview-explain.schema.json" > zm.check 2>&1 <<'PY'
+import json, sys
+facts, out = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+s, ns = sys.argv[3].split('.')
+t = int(s) * 10**9 + int(ns)
+zones = out['explanations'][0]['zones']
+assert len(zones) == 3, zones
+for z in zones:
+    want = [m for m in facts['zone_marks'] if m['zone'] == z['zone'] and m['ts'] <= t][-1]
+    got = z['watermarks']
+    for k in ('min', 'low', 'high', 'boost', 'free', 'managed'):
+        assert got[k] == want[k], (z['zone'], k, got[k], want[k])
+    assert got['age_ns'] == t - want['ts'], (z['zone'], got['age_ns'], t - want['ts'])
+import jsonschema
+jsonschema.validate(out, json.load(open(sys.argv[4])))
+print('ok')
+PY
+	[ "$(cat zm.check)" = ok ] &&
+		ok "explain --at: each zone's latest zone line before T, with its age, JSON per schema" ||
+		nok "explain zone lines" "$(tail -n 2 zm.check)"
+	"$fv" explain zm.dat --at "$at" > zm.txt 2>/dev/null
+	grep -q "^    watermarks: min 201 low 226 high 251 (boost 1), zone free 2001 of 131072 managed (zoneinfo, " zm.txt &&
+		ok "explain txt: the zone's watermarks and zoneinfo's free pages" ||
+		nok "explain txt watermarks" "$(grep watermarks zm.txt | head -3)"
+	"$fv" explain nozm.dat --at "$at" --format json > nozm.out 2>/dev/null
+	[ "$(jget nozm.out "[z['watermarks'] for z in d['explanations'][0]['zones']]")" = "[None, None, None]" ] &&
+		ok "explain: no zone lines, watermarks null" ||
+		nok "explain no zone lines" "$(head -c 300 nozm.out)"
+else
+	nok "tests/mkcapture.py v2 --zone-marks"
+fi

@@ -58,6 +58,14 @@ static void explain_last(struct fv_model *m, const struct fv_blame *b,
 static const uint16_t nearly[NB] = { 500, 490, 480, 470, 0, 0, 0, 0 };
 static const uint32_t snap_nearly[NB] = { 500, 490, 480, 470, 10, 10, 10, 10 };
 
+static struct fv_event ev_wmark(uint64_t ts, int32_t nid, uint8_t zone,
+				 uint32_t min)
+{
+	return (struct fv_event){ .ts = ts, .kind = FV_EV_WMARK, .wmark = {
+		.free = 4000, .min = min, .low = min + 10, .high = min + 20,
+		.managed = 4096, .nid = nid, .zone = zone } };
+}
+
 /* Free pages under 512 in the zone: no order-9 page could be made. */
 static void test_no_free_memory(void)
 {
@@ -74,6 +82,24 @@ static void test_no_free_memory(void)
 	CHECK_EQ(e.zones[0].bound, 0);
 	CHECK_EQ(e.zones[0].age_max, 2 * S);
 	CHECK(strstr(e.verdict, "450 free pages (figures up to 2.00 s old)"));
+	fv_explain_free(&e);
+	compact_model_free(&m);
+}
+
+/* The verdict of too little memory quotes zoneinfo's figures and age. */
+static void test_no_free_memory_watermarks(void)
+{
+	static const uint32_t f[NB] = { 100, 100, 100, 100, 50, 0, 0, 0 };
+	struct fv_model m;
+	struct fv_explanation e;
+
+	setup(&m, f, NULL, 0);
+	feed(&m, ev_wmark(2 * S + S / 2, 0, Z, 200));
+	feed(&m, ev_alloc(3 * S, UINT64_MAX, 9));
+	explain_last(&m, NULL, &e);
+	CHECK_EQ(e.cause, FV_CAUSE_NO_MEMORY);
+	CHECK(strstr(e.verdict, "; zoneinfo: 4000 free pages against low "
+		     "watermarks of 210 (0.50 s old)"));
 	fv_explain_free(&e);
 	compact_model_free(&m);
 }
@@ -431,6 +457,45 @@ static void test_latest_figure(void)
 	compact_model_free(&m);
 }
 
+/*
+ * The zone's watermarks: its latest line at or before T, not one of
+ * another zone or node, nor a later one; none: have_wmark false.
+ */
+static void test_watermarks(void)
+{
+	struct fv_model m;
+	struct fv_explanation e;
+
+	setup(&m, snap_nearly, NULL, 0);
+	feed(&m, ev_wmark(1 * S, 0, Z, 100));
+	feed(&m, ev_wmark(2 * S, 0, Z, 200));
+	feed(&m, ev_wmark(2 * S + 1, 1, Z, 300));	/* another node */
+	feed(&m, ev_wmark(2 * S + 2, 0, FV_ZONE_NORMAL, 400));
+	feed(&m, ev_wmark(4 * S, 0, Z, 500));		/* after T */
+	compact_model_finish(&m);
+	fv_explain(&m, NULL, -1, 3 * S, 9, TOP, &e);
+	CHECK_EQ(e.nr_zones, 1);
+	CHECK(e.zones[0].have_wmark);
+	CHECK_EQ(e.zones[0].wm.min, 200);
+	CHECK_EQ(e.zones[0].wm.low, 210);
+	CHECK_EQ(e.zones[0].wmark_age, S);
+	fv_explain_free(&e);
+	/* before the first line: the first one after, with a negative age */
+	fv_explain(&m, NULL, -1, S / 2, 9, TOP, &e);
+	CHECK_EQ(e.zones[0].wm.min, 100);
+	CHECK_EQ(e.zones[0].wmark_age, -(int64_t)(S / 2));
+	fv_explain_free(&e);
+	compact_model_free(&m);
+
+	setup(&m, snap_nearly, NULL, 0);
+	feed(&m, ev_wmark(1 * S, 1, Z, 100));		/* only another node's */
+	compact_model_finish(&m);
+	fv_explain(&m, NULL, -1, 3 * S, 9, TOP, &e);
+	CHECK(!e.zones[0].have_wmark);
+	fv_explain_free(&e);
+	compact_model_free(&m);
+}
+
 static void test_names(void)
 {
 	for (int c = 0; c < FV_CAUSE_NR; c++)
@@ -442,6 +507,7 @@ static void test_names(void)
 int main(void)
 {
 	RUN(test_no_free_memory);
+	RUN(test_no_free_memory_watermarks);
 	RUN(test_suitable_skipped);
 	RUN(test_at_free_block);
 	RUN(test_taken_by_allocation);
@@ -458,6 +524,7 @@ int main(void)
 	RUN(test_no_census);
 	RUN(test_figure_after);
 	RUN(test_latest_figure);
+	RUN(test_watermarks);
 	RUN(test_names);
 	return TEST_EXIT();
 }
