@@ -186,8 +186,30 @@ fv_state() {
 	fi
 }
 
-# Ask the patched kernel to emit the whole pageblock map into the trace.
+# Copy every populated zone's free pages and watermarks from
+# /proc/zoneinfo into the trace, one trace_marker line a zone
+# (tools/fragview/zonemark.h): no kernel event carries them, and
+# fragview explain gives them with their age.
+fv_zone_marks() {
+	[ -w "$TRACING/trace_marker" ] || return 0
+	awk '/^Node/ { node = $2; sub(",", "", node); zone = $4 }
+	     $1 == "pages" && $2 == "free" { free = $3 }
+	     $1 == "boost" { boost = $2 }
+	     $1 == "min" { min = $2 }
+	     $1 == "low" { low = $2 }
+	     $1 == "high" { high = $2 }
+	     $1 == "managed" && $2 > 0 {
+		printf "fragview_zone: node=%s zone=%s free=%s min=%s low=%s high=%s boost=%s managed=%s\n",
+		       node, zone, free, min, low, high, boost, $2 }' /proc/zoneinfo |
+	while read -r line; do
+		echo "$line" > "$TRACING/trace_marker"
+	done
+}
+
+# Ask the patched kernel to emit the whole pageblock map into the trace,
+# with the zones' watermarks beside it (fv_zone_marks).
 fv_snapshot() {
+	fv_zone_marks
 	if [ -w "$MOBILITY_DEBUGFS/snapshot" ]; then
 		echo 1 > "$MOBILITY_DEBUGFS/snapshot" ||
 			echo "fragview: snapshot write failed" >&2
