@@ -215,6 +215,11 @@ done
 for s in 11-census 20-migrate 21-hugemigrate 41-hotplug-zones 60-polluter; do
 	host_check drain.py "$g/$s" --min-batches 0 --per-page-type "$drain_type"
 done
+# the recorder's zone lines (fv_zone_marks) against /proc/zoneinfo
+for s in 10-fragment 11-census 20-migrate 21-hugemigrate 30-compact 40-offline 41-hotplug-zones \
+	50-drain 60-polluter; do
+	host_check zonemarks.py "$g/$s"
+done
 for s in 10-fragment 11-census 20-migrate 21-hugemigrate 30-compact 40-offline 41-hotplug-zones 50-drain \
 	60-polluter; do
 	"$fragview" check "$g/$s/trace.dat" > "$g/$s/fragview-check.txt" 2>&1

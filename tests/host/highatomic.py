@@ -10,7 +10,7 @@
 # reserves are held (mid) and at the end.
 # usage: highatomic.py DIR | --report FILE --mid-pagetypeinfo F --end-pagetypeinfo F
 #        --zoneinfo F [--node N] [--min-reserves N] [--min-unreserves N]
-from report import BlockMap, Tap, events, oracle_args, PAGEBLOCK_ORDER
+from report import BlockMap, Tap, events, oracle_args, read_zoneinfo, PAGEBLOCK_ORDER
 
 MERGEABLE = {'Unmovable', 'Movable', 'Reclaimable'}
 HA = 'HighAtomic'
@@ -27,19 +27,6 @@ def highatomic_counts(path):
             elif col is not None and len(w) > 4 and w[0] == 'Node' and w[2] == 'zone':
                 counts[(int(w[1].rstrip(',')), w[3])] = int(w[4 + col])
     return counts
-
-
-def managed_pages(path):
-    """{(nid, zone): managed pages} from /proc/zoneinfo."""
-    managed, key = {}, None
-    with open(path) as f:
-        for line in f:
-            w = line.split()
-            if w[:1] == ['Node'] and 'zone' in w:
-                key = (int(w[1].rstrip(',')), w[3])
-            elif key and w[:1] == ['managed']:
-                managed[key] = int(w[1])
-    return managed
 
 
 a = oracle_args('high-order atomic reserves made, bounded, given back',
@@ -102,7 +89,7 @@ t.check(len(unreserves) >= a.min_unreserves and not bad_unres,
 # reserve_highatomic_pageblock(): no new reserve once nr_reserved_highatomic
 # >= managed / 100 + pageblock_nr_pages
 block = 1 << PAGEBLOCK_ORDER
-managed = managed_pages(a.zoneinfo)
+managed = {k: v.get('managed', 0) for k, v in read_zoneinfo(a.zoneinfo).items()}
 
 
 def allowed(k):

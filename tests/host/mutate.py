@@ -445,7 +445,43 @@ def undocumented_migrate_reason(L, side):
     return _rename(L, 'migrate_folio', 'reason', 'damon_reclaim')
 
 
+def _zone_lines(L):
+    return [i for i, l in enumerate(L) if 'fragview_zone:' in l]
+
+
+def _set_zone_line(L, i, key, value):
+    return L[:i] + [setf(L[i], key, value)] + L[i + 1:]
+
+
+def zonemark_min_off(L, side):
+    """The recorder copied the wrong watermark: first zone line's min + 1."""
+    i = _zone_lines(L)[0]
+    return _set_zone_line(L, i, 'min', int(field(L[i], 'min')) + 1)
+
+
+def zonemark_low_above_high(L, side):
+    i = _zone_lines(L)[-1]
+    return _set_zone_line(L, i, 'low', int(field(L[i], 'high')) + 1)
+
+
+def zonemark_managed_wrong(L, side):
+    """The last zone line of a zone reports stale managed pages."""
+    i = _zone_lines(L)[-1]
+    return _set_zone_line(L, i, 'managed', int(field(L[i], 'managed')) - 512)
+
+
+def zonemark_dropped(L, side):
+    """The zone lines before the last snapshot never reached the trace."""
+    snaps = [i for i, l in enumerate(L) if ev(l) == 'pageblock_snapshot']
+    last_seq = field(L[snaps[-1]], 'seq')
+    first_of_last = next(i for i in snaps if field(L[i], 'seq') == last_seq)
+    prev = max([i for i in snaps if i < first_of_last] or [-1])
+    return [l for i, l in enumerate(L)
+            if not (prev < i < first_of_last and 'fragview_zone:' in l)]
+
+
 DEFECTS = {f.__name__.replace('_', '-'): f for f in (
+    zonemark_min_off, zonemark_low_above_high, zonemark_managed_wrong, zonemark_dropped,
     undocumented_flip_reason, undocumented_migrate_reason,
     polluter_claims, drain_stale_type, blamed_elsewhere, stack_elsewhere,
     high_order_as_movable, flip_in_wrong_zone, order_0_hugetlb, wrong_dst_mt,

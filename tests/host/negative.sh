@@ -130,6 +130,17 @@ case_ flip-in-wrong-zone replay.py v2-hotplug-zones.report.gz v2-hotplug-zones.p
 case_ drop-one-flip replay.py v2-hotplug-zones.report.gz v2-hotplug-zones.pageblocks \
 	'consecutive gens, no flip lost' -- --pageblocks @SIDE@ --reasons offline,online
 
+# the recorder's zone lines against /proc/zoneinfo (an idle run)
+zm=(--zoneinfo "$F/zonemarks.start.zoneinfo")
+case_ zonemark-min-off zonemarks.py zonemarks.report.gz zonemarks.end.zoneinfo \
+	"first line has the start zoneinfo's" -- --end-zoneinfo @SIDE@ "${zm[@]}"
+case_ zonemark-low-above-high zonemarks.py zonemarks.report.gz zonemarks.end.zoneinfo \
+	'min <= low <= high' -- --end-zoneinfo @SIDE@ "${zm[@]}"
+case_ zonemark-managed-wrong zonemarks.py zonemarks.report.gz zonemarks.end.zoneinfo \
+	"last line has the end zoneinfo's" -- --end-zoneinfo @SIDE@ "${zm[@]}"
+case_ zonemark-dropped zonemarks.py zonemarks.report.gz zonemarks.end.zoneinfo \
+	'every snapshot .* has zone lines' -- --end-zoneinfo @SIDE@ "${zm[@]}"
+
 # high-order atomic reserves (qemu/guest/scenarios/highatomic.sh)
 ha=(--end-pagetypeinfo "$F/highatomic.end.pagetypeinfo"
     --zoneinfo "$F/highatomic.start.zoneinfo")

@@ -69,6 +69,23 @@ def events(path, names=None):
                     int(m.group('pid')), m.group('comm'))
 
 
+def read_zoneinfo(path):
+    """{(nid, zone): {key: pages}} from /proc/zoneinfo: "pages free" as
+    free, and min, low, high, boost, managed; every zone it lists."""
+    zones, key = {}, None
+    with open(path) as f:
+        for line in f:
+            w = line.split()
+            if w[:1] == ['Node'] and 'zone' in w:
+                key = (int(w[1].rstrip(',')), w[3])
+                zones[key] = {}
+            elif key and w[:2] == ['pages', 'free']:
+                zones[key]['free'] = int(w[2])
+            elif key and len(w) == 2 and w[0] in ('min', 'low', 'high', 'boost', 'managed'):
+                zones[key][w[0]] = int(w[1])
+    return zones
+
+
 def read_pageblocks(path):
     """Parse a debugfs pageblocks dump: {pfn: (nid, zone, type)}.
     Accepts the v1 (4 columns) and v2 (5 columns, gen) forms."""
