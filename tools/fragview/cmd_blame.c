@@ -132,17 +132,10 @@ int cmd_blame(int argc, char **argv)
 			   "(the comm of its saved cmdlines, as\n"
 			   ".B trace\\-cmd report\n"
 			   "shows it)."),
-		OPT_STRING('f', "format", &oc.format, "FORMAT",
-			   "txt (default), csv or json", format_doc),
-		opt_output(&oc.path),
-		opt_help(),
-		OPT_END()
+		OPT_TABLE_FORMAT(&oc, format_doc),
+		OPT_OUTPUT_END(&oc)
 	};
-	const struct cmd_syntax syntax = {
-		.name = "blame", .operands = "[CAPTURE]",
-		.missing = "CAPTURE (a trace.dat file)", .about = about,
-		.options = options,
-	};
+	const struct cmd_syntax syntax = CAPTURE_SYNTAX("blame", about, options);
 	struct fv_trace_info info;
 	const struct renderer *r;
 	struct blame_view v = { 0 };
@@ -152,8 +145,7 @@ int cmd_blame(int argc, char **argv)
 	struct out out;
 	int ret;
 
-	path = parse_input(&syntax, argc, argv, &input, "trace.dat");
-	check_window("blame", &filter);
+	path = parse_capture(&syntax, argc, argv, &input, &filter);
 	r = pick_renderer("blame", &oc, RENDER_BLAME);
 
 	fv_model_init(&m);
@@ -178,14 +170,8 @@ int cmd_blame(int argc, char **argv)
 	v.g = groups;
 	v.top = top && top < v.nr ? top : v.nr;
 	ret = out_open_paged(&out, oc.path);
-	if (!ret) {
-		if (r->blame(out.f, &v)) {
-			out_abort(&out);
-			ret = -1;
-		} else {
-			ret = out_close(&out);
-		}
-	}
+	if (!ret)
+		ret = out_finish(&out, r->blame(out.f, &v));
 	free(groups);
 	fv_blame_free(&b);
 	fv_model_free(&m);

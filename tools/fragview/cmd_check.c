@@ -65,11 +65,7 @@ int cmd_check(int argc, char **argv)
 		opt_help(),
 		OPT_END()
 	};
-	const struct cmd_syntax syntax = {
-		.name = "check", .operands = "[CAPTURE]",
-		.missing = "CAPTURE (a trace.dat file)", .about = about,
-		.options = options,
-	};
+	const struct cmd_syntax syntax = CAPTURE_SYNTAX("check", about, options);
 	struct fv_trace_info info;
 	struct fv_mismatch *mm;
 	struct fv_issues is;
@@ -79,8 +75,7 @@ int cmd_check(int argc, char **argv)
 	const char *path;
 	int ret;
 
-	path = parse_input(&syntax, argc, argv, &input, "trace.dat");
-	check_window("check", &filter);
+	path = parse_capture(&syntax, argc, argv, &input, &filter);
 
 	fv_model_init(&m);
 	if (load_capture(path, &m, NULL, NEED_TWO_SNAPSHOTS, &info, &filter)) {

@@ -317,6 +317,17 @@ const char *parse_input(const struct cmd_syntax *syntax, int argc,
 	return dflt;
 }
 
+const char *parse_capture(const struct cmd_syntax *syntax, int argc,
+			  char **argv, const char *const *input_opt,
+			  const struct capture_filter *filter)
+{
+	const char *path = parse_input(syntax, argc, argv, input_opt,
+				       "trace.dat");
+
+	check_window(syntax->name, filter);
+	return path;
+}
+
 /* The format -o's suffix names, or NULL */
 static const char *suffix_format(const char *path)
 {
@@ -392,6 +403,15 @@ int out_open_paged(struct out *out, const char *path)
 	return out_open(out, path);
 }
 
+int out_finish(struct out *out, int render_ret)
+{
+	if (render_ret) {
+		out_abort(out);
+		return -1;
+	}
+	return out_close(out);
+}
+
 static void zone_text(char *buf, size_t size, int nid, int zone)
 {
 	if (nid >= 0)
@@ -438,9 +458,5 @@ int write_map(const struct renderer *r, const char *path,
 		opts.width = term_columns();
 	if (out_open_paged(&out, path))
 		return -1;
-	if (r->map(out.f, m, &opts)) {
-		out_abort(&out);
-		return -1;
-	}
-	return out_close(&out);
+	return out_finish(&out, r->map(out.f, m, &opts));
 }

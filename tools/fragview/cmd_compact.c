@@ -16,9 +16,7 @@ static const char about[] =
 "-1) and every run's end, in time order.\n";
 
 static const char format_doc[] =
-".B txt\n"
-"(tables, the default),\n"
-".B csv\n"
+TABLE_FORMAT_DOC
 "(one row per run; with\n"
 ".BR \\-\\-timeline ,\n"
 "one row per timeline entry), or\n"
@@ -36,8 +34,7 @@ int cmd_compact(int argc, char **argv)
 		OPT_WINDOW(&filter),
 		opt_not_here("cpu", "a compaction run moves between CPUs"),
 		OPT_NO_TASK_FILTER,
-		OPT_STRING('f', "format", &oc.format, "FORMAT",
-			   "txt (default), csv or json", format_doc),
+		OPT_TABLE_FORMAT(&oc, format_doc),
 		OPT_SET_TRUE('t', "timeline", &co.timeline,
 			     "only the high-order timeline: allocations of "
 			     "order >= pageblock_order and compaction run ends",
@@ -45,23 +42,16 @@ int cmd_compact(int argc, char **argv)
 			     "allocations of order >= pageblock_order, whether "
 			     "they failed, and the end of every compaction "
 			     "run, in time order."),
-		opt_output(&oc.path),
-		opt_help(),
-		OPT_END()
+		OPT_OUTPUT_END(&oc)
 	};
-	const struct cmd_syntax syntax = {
-		.name = "compact", .operands = "[CAPTURE]",
-		.missing = "CAPTURE (a trace.dat file)", .about = about,
-		.options = options,
-	};
+	const struct cmd_syntax syntax = CAPTURE_SYNTAX("compact", about, options);
 	struct fv_trace_info info;
 	const struct renderer *r;
 	struct fv_model m;
 	struct out out;
 	int ret;
 
-	path = parse_input(&syntax, argc, argv, &input, "trace.dat");
-	check_window("compact", &filter);
+	path = parse_capture(&syntax, argc, argv, &input, &filter);
 	r = pick_renderer("compact", &oc, RENDER_COMPACT);
 	co.title = path;
 
@@ -72,14 +62,8 @@ int cmd_compact(int argc, char **argv)
 	}
 	check_window("compact", &filter);
 	ret = out_open_paged(&out, oc.path);
-	if (!ret) {
-		if (r->compact(out.f, &m, &co)) {
-			out_abort(&out);
-			ret = -1;
-		} else {
-			ret = out_close(&out);
-		}
-	}
+	if (!ret)
+		ret = out_finish(&out, r->compact(out.f, &m, &co));
 	capture_free(&m);
 	return ret ? EXIT_NO_OUTPUT : 0;
 }

@@ -125,15 +125,9 @@ int cmd_explain(int argc, char **argv)
 		OPT_NO_TASK_FILTER,
 		OPT_STRING('f', "format", &oc.format, "FORMAT",
 			   "txt (default) or json", format_doc),
-		opt_output(&oc.path),
-		opt_help(),
-		OPT_END()
+		OPT_OUTPUT_END(&oc)
 	};
-	const struct cmd_syntax syntax = {
-		.name = "explain", .operands = "[CAPTURE]",
-		.missing = "CAPTURE (a trace.dat file)", .about = about,
-		.options = options,
-	};
+	const struct cmd_syntax syntax = CAPTURE_SYNTAX("explain", about, options);
 	struct explain_view v = { 0 };
 	struct fv_explanation *e;
 	struct fv_trace_info info;
@@ -184,14 +178,8 @@ int cmd_explain(int argc, char **argv)
 	v.at = at.set;
 	v.title = path;
 	ret = out_open_paged(&out, oc.path);
-	if (!ret) {
-		if (r->explain(out.f, &v)) {
-			out_abort(&out);
-			ret = -1;
-		} else {
-			ret = out_close(&out);
-		}
-	}
+	if (!ret)
+		ret = out_finish(&out, r->explain(out.f, &v));
 	for (size_t i = 0; i < v.nr; i++)
 		fv_explain_free(&e[i]);
 	free(e);

@@ -145,19 +145,14 @@ int cmd_map(int argc, char **argv)
 		OPT_NO_TASK_FILTER,
 		OPT_MAP_DRAWING(&o, &oc)
 	};
-	const struct cmd_syntax syntax = {
-		.name = "map", .operands = "[CAPTURE]",
-		.missing = "CAPTURE (a trace.dat file)", .about = about,
-		.options = options,
-	};
+	const struct cmd_syntax syntax = CAPTURE_SYNTAX("map", about, options);
 	struct fv_trace_info info;
 	const struct renderer *r;
 	struct fv_blame b;
 	struct fv_model m;
 	int ret;
 
-	path = parse_input(&syntax, argc, argv, &input, "trace.dat");
-	check_window("map", &filter);
+	path = parse_capture(&syntax, argc, argv, &input, &filter);
 	r = pick_renderer("map", &oc, RENDER_MAP);
 	o.title = path;
 

@@ -20,9 +20,7 @@ static const char about[] =
 
 /* --format in the man page */
 static const char format_doc[] =
-".B txt\n"
-"(tables, the default),\n"
-".B csv\n"
+TABLE_FORMAT_DOC
 "(one tidy table: every number is a row with the columns\n"
 "table, node, zone, cpu, from, to, reason, mode, claimed, order,\n"
 "fallback_order, result, metric, value), or\n"
@@ -42,17 +40,10 @@ int cmd_stats(int argc, char **argv)
 		OPT_WINDOW(&filter),
 		opt_cpu(&filter.cpus),
 		OPT_NO_TASK_FILTER,
-		OPT_STRING('f', "format", &oc.format, "FORMAT",
-			   "txt (default), csv or json", format_doc),
-		opt_output(&oc.path),
-		opt_help(),
-		OPT_END()
+		OPT_TABLE_FORMAT(&oc, format_doc),
+		OPT_OUTPUT_END(&oc)
 	};
-	const struct cmd_syntax syntax = {
-		.name = "stats", .operands = "[CAPTURE]",
-		.missing = "CAPTURE (a trace.dat file)", .about = about,
-		.options = options,
-	};
+	const struct cmd_syntax syntax = CAPTURE_SYNTAX("stats", about, options);
 	struct fv_trace_info info;
 	const struct renderer *r;
 	struct fv_stats *s;
@@ -61,8 +52,7 @@ int cmd_stats(int argc, char **argv)
 	struct out out;
 	int ret;
 
-	path = parse_input(&syntax, argc, argv, &input, "trace.dat");
-	check_window("stats", &filter);
+	path = parse_capture(&syntax, argc, argv, &input, &filter);
 	r = pick_renderer("stats", &oc, RENDER_STATS);
 
 	fv_model_init(&m);
@@ -81,14 +71,8 @@ int cmd_stats(int argc, char **argv)
 	free(filter.cpus);
 	s->blame = &b;
 	ret = out_open_paged(&out, oc.path);
-	if (!ret) {
-		if (r->stats(out.f, &m, s)) {
-			out_abort(&out);
-			ret = -1;
-		} else {
-			ret = out_close(&out);
-		}
-	}
+	if (!ret)
+		ret = out_finish(&out, r->stats(out.f, &m, s));
 	fv_stats_free(s);
 	fv_blame_free(&b);
 	fv_model_free(&m);

@@ -57,6 +57,23 @@ struct option opt_not_here(const char *long_name, const char *why);
 /* --from and --to of a capture command */
 #define OPT_WINDOW(filter) opt_from(&(filter)->from), opt_to(&(filter)->to)
 
+/* -f FORMAT of the table commands (stats, blame, compact) */
+#define OPT_TABLE_FORMAT(oc, doc) \
+	OPT_STRING('f', "format", &(oc)->format, "FORMAT", \
+		   "txt (default), csv or json", doc)
+
+/* The man page's --format paragraph of a table command starts so */
+#define TABLE_FORMAT_DOC ".B txt\n(tables, the default),\n.B csv\n"
+
+/* -o FILE, -h: the end of a command's options */
+#define OPT_OUTPUT_END(oc) opt_output(&(oc)->path), opt_help(), OPT_END()
+
+/* The syntax of a command that reads one capture, trace.dat by default */
+#define CAPTURE_SYNTAX(cmd, about_text, opts) { \
+	.name = (cmd), .operands = "[CAPTURE]", \
+	.missing = "CAPTURE (a trace.dat file)", .about = (about_text), \
+	.options = (opts) }
+
 /* Where --pid and --comm mean nothing: every command but blame */
 #define OPT_NO_TASK_FILTER \
 	opt_not_here("pid", "only blame filters by task"), \
@@ -70,6 +87,14 @@ struct option opt_not_here(const char *long_name, const char *why);
 const char *parse_input(const struct cmd_syntax *syntax, int argc,
 			char **argv, const char *const *input_opt,
 			const char *dflt);
+
+/*
+ * parse_input() with trace.dat as the default, then check_window(): the
+ * capture of a command that takes --from and --to.
+ */
+const char *parse_capture(const struct cmd_syntax *syntax, int argc,
+			  char **argv, const char *const *input_opt,
+			  const struct capture_filter *filter);
 
 /*
  * The renderer: -f if given, else the one -o's suffix names (".svg"),
@@ -92,6 +117,12 @@ void check_window(const char *cmd, const struct capture_filter *f);
  * (pager.h).
  */
 int out_open_paged(struct out *out, const char *path);
+
+/*
+ * After the renderer: out_close(), or out_abort() when it failed
+ * (render_ret non-zero).  0, or -1 when nothing was written.
+ */
+int out_finish(struct out *out, int render_ret);
 
 /*
  * 0 if --zone is unset or picks a zone of m; else -1 after one line

@@ -10,6 +10,7 @@
 #include "compaction.h"
 #include "explain.h"
 #include "render.h"
+#include "render_compact.h"
 #include "render_map_common.h"
 #include "text.h"
 
@@ -148,7 +149,6 @@ static void put_compaction(FILE *out, const struct explain_view *v,
 {
 	const struct fv_compact *c = v->m->compact;
 	char ts[32];
-	bool any = false;
 
 	map_fmt_ts(ts, sizeof(ts), e->window);
 	if (e->alloc >= 0) {
@@ -159,14 +159,8 @@ static void put_compaction(FILE *out, const struct explain_view *v,
 		else
 			fputs("    try_to_compact_pages: not called\n", out);
 		fputs("    compaction_suitable: ", out);
-		for (int s = 0; s < FV_CS_NR; s++) {
-			if (!e->suitable[s])
-				continue;
-			fprintf(out, "%s%s %u", any ? ", " : "", fv_cstatus_name(s),
-				e->suitable[s]);
-			any = true;
-		}
-		fprintf(out, "%s; deferred: %u\n", any ? "" : "-", e->deferred);
+		compact_put_counts(out, e->suitable, "-");
+		fprintf(out, "; deferred: %u\n", e->deferred);
 	} else {
 		fprintf(out, "\n  Compaction in the second before (since %s s)\n", ts);
 	}

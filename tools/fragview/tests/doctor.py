@@ -17,59 +17,31 @@ then, in the ring-buffer pages of the flyrecord section:
              a gen gap, a pageblock_state an incomplete snapshot.
 Prints what it did on stdout.
 """
+import os
 import re
 import struct
 import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "..", "tests", "host"))
+import datfile  # noqa: E402  (the one reader of the ring-buffer pages)
+
 MISSED_EVENTS = 1 << 31
 
 
-def cpu_data(d):
-    """(offset, size) of each CPU's pages: the v6 flyrecord section."""
-    i = d.find(b"flyrecord\0")
-    if i < 0:
-        sys.exit("doctor.py: no flyrecord section")
-    ncpu = struct.unpack_from("<I", d, d.rfind(b"options  \0", 0, i) - 4)[0] \
-        if d.rfind(b"options  \0", 0, i) > 0 else 2
-    return [struct.unpack_from("<QQ", d, i + 10 + 16 * k) for k in range(ncpu)]
-
-
-def records(d, off, size):
-    """(offset of the record's payload, words) of every data record."""
-    for page in range(off, off + size, 4096):
-        commit = struct.unpack_from("<Q", d, page + 8)[0] & ((1 << 27) - 1)
-        p, end = page + 16, page + 16 + commit
-        while p < end:
-            hdr = struct.unpack_from("<I", d, p)[0]
-            tl = hdr & 31
-            if tl == 29:                       # padding
-                if hdr >> 5 == 0:
-                    break
-                p += 4 + struct.unpack_from("<I", d, p + 4)[0]
-            elif tl in (30, 31):              # time extend / stamp
-                p += 8
-            elif tl == 0:                      # length in the next word
-                n = struct.unpack_from("<I", d, p + 4)[0]
-                yield p + 8, n - 4
-                p += 4 + n
-            else:
-                yield p + 4, tl * 4
-                p += 4 + tl * 4
-
-
-def nth_record(d, cpus, fid, n):
-    """(payload offset, CPU) of the N-th record of event id FID."""
+def nth_record(d, fmts, name, n):
+    """The N-th record (datfile.Record) of EVENT NAME, over all CPUs."""
+    fid = int(re.search(r"name: %s\nID: (\d+)" % name, fmts).group(1))
     seen = 0
-    for cpu, (off, size) in enumerate(cpus):
-        for p, _ in records(d, off, size):
-            if struct.unpack_from("<H", d, p)[0] != fid:
-                continue
-            if seen == n:
-                return p, cpu
-            seen += 1
-    sys.exit("doctor.py: only %d records of id %d" % (seen, fid))
+    for r in datfile.records(d):
+        if r.id != fid:
+            continue
+        if seen == n:
+            return r
+        seen += 1
+    sys.exit("doctor.py: only %d %s records" % (seen, name))
 
 
 def field_at(fmts, name, field):
@@ -91,45 +63,36 @@ def main():
         fmts = subprocess.run(["trace-cmd", "report", "-i", t.name,
                                "--events"], capture_output=True,
                               text=True).stdout
-    cpus = cpu_data(d)
+    try:
+        cpus = datfile.cpu_sections(d)
+    except ValueError as e:
+        sys.exit("doctor.py: %s" % e)
     if what == "drop":
         cpu, page = int(sys.argv[4]), int(sys.argv[5])
         off, size = cpus[cpu]
-        if page * 4096 >= size:
-            sys.exit("doctor.py: CPU %d has %d pages" % (cpu, size // 4096))
-        at = off + page * 4096 + 8
+        if page * datfile.PAGE >= size:
+            sys.exit("doctor.py: CPU %d has %d pages" % (cpu, size // datfile.PAGE))
+        at = off + page * datfile.PAGE + 8
         struct.pack_into("<Q", d, at,
                          struct.unpack_from("<Q", d, at)[0] | MISSED_EVENTS)
         print("CPU %d page %d: missed events flag set" % (cpu, page))
     elif what == "set":
         name, n, field, value = sys.argv[4], int(sys.argv[5]), sys.argv[6], sys.argv[7]
-        fid = int(re.search(r"name: %s\nID: (\d+)" % name, fmts).group(1))
-        p, cpu = nth_record(d, cpus, fid, n)
+        r = nth_record(d, fmts, name, n)
         off, size = field_at(fmts, name, field)
         if value.startswith("="):
             o2, s2 = field_at(fmts, name, value[1:])
-            v = int.from_bytes(d[p + o2:p + o2 + s2], "little")
+            v = int.from_bytes(d[r.at + o2:r.at + o2 + s2], "little")
         else:
             v = int(value, 0)
-        d[p + off:p + off + size] = (v % (1 << 8 * size)).to_bytes(size, "little")
-        print("%s #%d on CPU %d: %s = %d" % (name, n, cpu, field, v))
+        d[r.at + off:r.at + off + size] = (v % (1 << 8 * size)).to_bytes(size, "little")
+        print("%s #%d on CPU %d: %s = %d" % (name, n, r.cpu, field, v))
     elif what == "hide":
         name, n = sys.argv[4], int(sys.argv[5])
-        fid = int(re.search(r"name: %s\nID: (\d+)" % name, fmts).group(1))
-        seen = 0
-        for cpu, (off, size) in enumerate(cpus):
-            for p, _ in records(d, off, size):
-                if struct.unpack_from("<H", d, p)[0] != fid:
-                    continue
-                if seen == n:
-                    pfn = struct.unpack_from("<Q", d, p + 8)[0]
-                    struct.pack_into("<H", d, p, 65000)
-                    print("hid %s #%d (pfn 0x%x) on CPU %d"
-                          % (name, n, pfn, cpu))
-                    open(out, "wb").write(d)
-                    return 0
-                seen += 1
-        sys.exit("doctor.py: only %d %s records" % (seen, name))
+        r = nth_record(d, fmts, name, n)
+        pfn = struct.unpack_from("<Q", d, r.at + 8)[0]
+        struct.pack_into("<H", d, r.at, datfile.NO_EVENT)
+        print("hid %s #%d (pfn 0x%x) on CPU %d" % (name, n, pfn, r.cpu))
     open(out, "wb").write(d)
     return 0
 
