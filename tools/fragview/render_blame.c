@@ -235,7 +235,7 @@ static void group(struct tab *t, const struct blame_view *v,
 
 static const char csv_columns[] =
 	"by,rank,key,steals,polluted,claimed,flips,blocks,top_task,"
-	"top_task_events,top_stack,top_stack_events,site,stack\n";
+	"top_task_events,top_stack,top_stack_events,site,stack";
 
 static int render_blame(FILE *out, const struct blame_view *v,
 			enum tab_format fmt)
@@ -243,8 +243,7 @@ static int render_blame(FILE *out, const struct blame_view *v,
 	struct tab t;
 
 	tab_init(&t, out, fmt);
-	if (fmt == TAB_CSV)
-		fputs(csv_columns, out);
+	tab_csv_head(&t, csv_columns);
 	tab_open_document(&t);
 	heading(&t, v);
 	if (fmt == TAB_JSON) {

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * render_stats_census.c - the census part of fragview stats (txt, csv,
- * json): per zone of the latest mobility:pageblock_census, polluted
- * blocks and foreign pages per block type, and the fleet figure
- * "unmovable pages are X % of the zone's pages but occupy Y % of its
- * blocks".  Nothing is written for a capture without a census.
+ * render_stats_census.c - the census part of "fragview stats" (a part of
+ * the walker of render_stats_table.c): per zone of the latest
+ * mobility:pageblock_census, polluted blocks and foreign pages per block
+ * type, and the fleet figure "unmovable pages are X % of the zone's pages
+ * but occupy Y % of its blocks".  Nothing is written for a capture
+ * without a census (json: "census":null).
  */
 #include <inttypes.h>
 
-#include "render_stats_census.h"
+#include "render.h"
+#include "render_stats.h"
 
 /* 123 -> "12.3" (tenths of a percent); -1: "-" */
 static const char *permille(char *buf, size_t len, int v)
@@ -20,119 +22,141 @@ static const char *permille(char *buf, size_t len, int v)
 	return buf;
 }
 
-static bool zone_has_type(const struct fv_census_zone *z, int t)
+static void zone_csv_rows(struct tab *t, const struct fv_census_zone *z)
 {
-	return z->blocks_of[t] > 0;
+	const char *zn = fv_zone_name(z->zone);
+	const char *const metric[] = { "seq", "blocks", "pages" };
+	const int64_t value[] = { z->seq, z->blocks, z->pages };
+
+	for (int i = 0; i < 3; i++)
+		STATS_ROW(t, .table = "census", .node = z->nid, .zone = zn,
+			  .metric = metric[i], .value = value[i]);
+	for (int c = 0; c < FV_MOB_NR; c++)
+		STATS_ROW(t, .table = "census_pages", .node = z->nid, .zone = zn,
+			  .from = fv_mobility_name(c), .metric = "pages",
+			  .value = z->by_mobility[c]);
+	STATS_ROW(t, .table = "census", .node = z->nid, .zone = zn,
+		  .metric = "unmovable_pages_permille",
+		  .value = fv_census_unmovable_pages_permille(z));
+	STATS_ROW(t, .table = "census", .node = z->nid, .zone = zn,
+		  .metric = "unmovable_blocks_permille",
+		  .value = fv_census_unmovable_blocks_permille(z));
 }
 
-void census_stats_txt(FILE *out, const struct fv_stats *s)
+/* csv: the rows of block type mt */
+static void type_csv_rows(struct tab *t, const struct fv_census_zone *z,
+			  int mt)
 {
-	if (!s->nr_census_zones)
+	const char *zn = fv_zone_name(z->zone);
+
+	STATS_ROW(t, .table = "census_blocks", .node = z->nid, .zone = zn,
+		  .from = fv_mt_name(mt), .metric = "blocks",
+		  .value = z->blocks_of[mt]);
+	STATS_ROW(t, .table = "census_blocks", .node = z->nid, .zone = zn,
+		  .from = fv_mt_name(mt), .metric = "polluted",
+		  .value = z->polluted[mt]);
+	for (int c = 0; c < FV_MOB_NR; c++)
+		STATS_ROW(t, .table = "census_foreign", .node = z->nid,
+			  .zone = zn, .from = fv_mt_name(mt),
+			  .to = fv_mobility_name(c), .metric = "pages",
+			  .value = z->foreign[mt][c]);
+}
+
+/* txt: the zone's line; json: its totals */
+static void zone_head(struct tab *t, const struct fv_census_zone *z)
+{
+	char x[16], y[16];
+
+	tab_txt(t, "  node %d %s: %" PRIu64 " blocks, %" PRIu64 " pages: "
+		"unmovable pages are %s %% of the zone's pages but occupy %s %% "
+		"of its blocks\n", z->nid, fv_zone_name(z->zone), z->blocks,
+		z->pages,
+		permille(x, sizeof(x), fv_census_unmovable_pages_permille(z)),
+		permille(y, sizeof(y), fv_census_unmovable_blocks_permille(z)));
+	if (t->fmt != TAB_JSON)
 		return;
-	fprintf(out, "\nCensus %u (mobility:pageblock_census) from %" PRIu64 ".%06"
-		PRIu64 " s: foreign pages are pages of another mobility than the block type's\n",
-		s->census[0].seq, s->census[0].ts / 1000000000,
-		s->census[0].ts % 1000000000 / 1000);
-	for (size_t k = 0; k < s->nr_census_zones; k++) {
-		const struct fv_census_zone *z = &s->census[k];
-		char x[16], y[16];
-
-		fprintf(out, "  node %d %s: %" PRIu64 " blocks, %" PRIu64
-			" pages: unmovable pages are %s %% of the zone's pages but occupy %s %% of its blocks\n",
-			z->nid, fv_zone_name(z->zone), z->blocks, z->pages,
-			permille(x, sizeof(x), fv_census_unmovable_pages_permille(z)),
-			permille(y, sizeof(y), fv_census_unmovable_blocks_permille(z)));
-		fprintf(out, "    %-12s %8s %8s %22s %12s %10s\n", "block type",
-			"blocks", "polluted", "foreign pages: movable",
-			"reclaimable", "unmovable");
-		for (int t = 0; t < FV_MT_NR; t++) {
-			if (!zone_has_type(z, t))
-				continue;
-			fprintf(out, "    %-12s %8" PRIu64 " %8" PRIu64 " %22" PRIu64
-				" %12" PRIu64 " %10" PRIu64 "\n", fv_mt_name(t),
-				z->blocks_of[t], z->polluted[t],
-				z->foreign[t][FV_MOB_MOVABLE],
-				z->foreign[t][FV_MOB_RECLAIMABLE],
-				z->foreign[t][FV_MOB_UNMOVABLE]);
-		}
-	}
+	tab_i64(t, "node", z->nid);
+	tab_str(t, "zone", fv_zone_name(z->zone));
+	tab_u64(t, "blocks", z->blocks);
+	tab_u64(t, "pages", z->pages);
+	tab_open(t, "pages_by_mobility", '{');
+	for (int c = 0; c < FV_MOB_NR; c++)
+		tab_u64(t, fv_mobility_name(c), z->by_mobility[c]);
+	tab_close(t);
+	tab_u64(t, "unmovable_blocks", z->unmovable_blocks);
+	tab_i64(t, "unmovable_pages_permille",
+		fv_census_unmovable_pages_permille(z));
+	tab_i64(t, "unmovable_blocks_permille",
+		fv_census_unmovable_blocks_permille(z));
 }
 
-void census_stats_csv(FILE *out, const struct fv_stats *s,
-		      void (*row)(FILE *out, const char *table, int node,
-				  const char *zone, const char *from,
-				  const char *to, const char *metric,
-				  int64_t value))
+/* txt: a row per block type the zone has; json: "block_types" */
+static void block_types(struct tab *t, const struct fv_census_zone *z)
 {
-	for (size_t k = 0; k < s->nr_census_zones; k++) {
-		const struct fv_census_zone *z = &s->census[k];
-		const char *zn = fv_zone_name(z->zone);
+	static const struct tab_col cols[] = {
+		{ -12, "    " }, { 8, NULL }, { 8, NULL }, { 22, NULL },
+		{ 12, NULL }, { 10, NULL },
+	};
+	static const char *const heads[] = {
+		"block type", "blocks", "polluted", "foreign pages: movable",
+		"reclaimable", "unmovable",
+	};
+	/* the txt columns of the foreign pages, in this order */
+	static const int mob[] = { FV_MOB_MOVABLE, FV_MOB_RECLAIMABLE,
+				   FV_MOB_UNMOVABLE };
 
-		row(out, "census", z->nid, zn, NULL, NULL, "seq", z->seq);
-		row(out, "census", z->nid, zn, NULL, NULL, "blocks", z->blocks);
-		row(out, "census", z->nid, zn, NULL, NULL, "pages", z->pages);
-		for (int c = 0; c < FV_MOB_NR; c++)
-			row(out, "census_pages", z->nid, zn, fv_mobility_name(c),
-			    NULL, "pages", z->by_mobility[c]);
-		row(out, "census", z->nid, zn, NULL, NULL,
-		    "unmovable_pages_permille",
-		    fv_census_unmovable_pages_permille(z));
-		row(out, "census", z->nid, zn, NULL, NULL,
-		    "unmovable_blocks_permille",
-		    fv_census_unmovable_blocks_permille(z));
-		for (int t = 0; t < FV_MT_NR; t++) {
-			if (!zone_has_type(z, t))
-				continue;
-			row(out, "census_blocks", z->nid, zn, fv_mt_name(t), NULL,
-			    "blocks", z->blocks_of[t]);
-			row(out, "census_blocks", z->nid, zn, fv_mt_name(t), NULL,
-			    "polluted", z->polluted[t]);
-			for (int c = 0; c < FV_MOB_NR; c++)
-				row(out, "census_foreign", z->nid, zn,
-				    fv_mt_name(t), fv_mobility_name(c), "pages",
-				    z->foreign[t][c]);
+	tab_txt_head(t, cols, heads, 6);
+	tab_open(t, "block_types", '{');
+	for (int mt = 0; mt < FV_MT_NR; mt++) {
+		if (!z->blocks_of[mt])
+			continue;
+		if (t->fmt == TAB_CSV) {
+			type_csv_rows(t, z, mt);
+			continue;
 		}
+		tab_open(t, fv_mt_name(mt), '{');
+		tab_label(t, fv_mt_name(mt));
+		tab_u64(t, "blocks", z->blocks_of[mt]);
+		tab_u64(t, "polluted", z->polluted[mt]);
+		tab_open(t, "foreign", '{');
+		for (int c = 0; t->fmt == TAB_JSON && c < FV_MOB_NR; c++)
+			tab_u64(t, fv_mobility_name(c), z->foreign[mt][c]);
+		for (int i = 0; t->fmt == TAB_TXT && i < 3; i++)
+			tab_u64(t, NULL, z->foreign[mt][mob[i]]);
+		tab_close(t);
+		tab_close(t);
+		tab_row_end(t);
 	}
+	tab_close(t);
 }
 
-void census_stats_json(FILE *out, const struct fv_stats *s)
+void stats_census(struct tab *t, const struct fv_stats *s)
 {
-	fputs(",\n\"census\":", out);
+	tab_break(t, "\n");
 	if (!s->nr_census_zones) {
-		fputs("null", out);
+		if (t->fmt == TAB_JSON)
+			tab_null(t, "census");
 		return;
 	}
-	fprintf(out, "{\"seq\":%u,\"ts_ns\":%" PRIu64 ",\"zones\":[",
-		s->census[0].seq, s->census[0].ts);
+	tab_txt(t, "\nCensus %u (mobility:pageblock_census) from %" PRIu64 ".%06"
+		PRIu64 " s: foreign pages are pages of another mobility than "
+		"the block type's\n", s->census[0].seq,
+		s->census[0].ts / 1000000000, s->census[0].ts % 1000000000 / 1000);
+	tab_open(t, "census", '{');
+	tab_json_u64(t, "seq", s->census[0].seq);
+	tab_json_u64(t, "ts_ns", s->census[0].ts);
+	tab_open(t, "zones", '[');
 	for (size_t k = 0; k < s->nr_census_zones; k++) {
 		const struct fv_census_zone *z = &s->census[k];
-		bool any = false;
 
-		fprintf(out, "%s\n {\"node\":%d,\"zone\":\"%s\",\"blocks\":%" PRIu64
-			",\"pages\":%" PRIu64 ",\"pages_by_mobility\":{",
-			k ? "," : "", z->nid, fv_zone_name(z->zone), z->blocks,
-			z->pages);
-		for (int c = 0; c < FV_MOB_NR; c++)
-			fprintf(out, "%s\"%s\":%" PRIu64, c ? "," : "",
-				fv_mobility_name(c), z->by_mobility[c]);
-		fprintf(out, "},\"unmovable_blocks\":%" PRIu64
-			",\"unmovable_pages_permille\":%d"
-			",\"unmovable_blocks_permille\":%d,\"block_types\":{",
-			z->unmovable_blocks, fv_census_unmovable_pages_permille(z),
-			fv_census_unmovable_blocks_permille(z));
-		for (int t = 0; t < FV_MT_NR; t++) {
-			if (!zone_has_type(z, t))
-				continue;
-			fprintf(out, "%s\"%s\":{\"blocks\":%" PRIu64 ",\"polluted\":%"
-				PRIu64 ",\"foreign\":{", any ? "," : "",
-				fv_mt_name(t), z->blocks_of[t], z->polluted[t]);
-			for (int c = 0; c < FV_MOB_NR; c++)
-				fprintf(out, "%s\"%s\":%" PRIu64, c ? "," : "",
-					fv_mobility_name(c), z->foreign[t][c]);
-			fputs("}}", out);
-			any = true;
-		}
-		fputs("}}", out);
+		stats_json_row(t);
+		if (t->fmt == TAB_CSV)
+			zone_csv_rows(t, z);
+		else
+			zone_head(t, z);
+		block_types(t, z);
+		tab_close(t);
 	}
-	fputs("]}", out);
+	tab_close(t);
+	tab_close(t);
 }

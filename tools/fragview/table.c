@@ -79,6 +79,23 @@ void tab_columns(struct tab *t, const struct tab_col *cols)
 	t->col = 0;
 }
 
+void tab_csv_head(struct tab *t, const char *columns)
+{
+	if (t->fmt == TAB_CSV)
+		fprintf(t->out, "%s\n", columns);
+}
+
+void tab_txt_head(struct tab *t, const struct tab_col *cols,
+		  const char *const *heads, size_t nr)
+{
+	if (t->fmt != TAB_TXT)
+		return;
+	tab_columns(t, cols);
+	for (size_t i = 0; i < nr; i++)
+		tab_str(t, NULL, heads[i]);
+	tab_row_end(t);
+}
+
 void tab_row_end(struct tab *t)
 {
 	if (t->fmt == TAB_JSON)
@@ -139,6 +156,12 @@ static void txt_cell(struct tab *t, const char *s)
 		tab_txt(t, "%*s", (int)pad, "");
 }
 
+void tab_label(struct tab *t, const char *s)
+{
+	if (t->fmt == TAB_TXT)
+		txt_cell(t, s);
+}
+
 /* a value as text: quoted or not in json, escaped in every format */
 static void value(struct tab *t, const char *key, const char *s, bool quoted)
 {
@@ -187,6 +210,12 @@ void tab_u64(struct tab *t, const char *key, uint64_t v)
 
 	snprintf(buf, sizeof(buf), "%" PRIu64, v);
 	value(t, key, buf, false);
+}
+
+void tab_json_u64(struct tab *t, const char *key, uint64_t v)
+{
+	if (t->fmt == TAB_JSON)
+		tab_u64(t, key, v);
 }
 
 void tab_i64(struct tab *t, const char *key, int64_t v)

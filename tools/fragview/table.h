@@ -70,6 +70,14 @@ void tab_txt(struct tab *t, const char *fmt, ...)
 /* txt only: text from the capture, cut to the line's 100 columns */
 void tab_txt_name(struct tab *t, const char *s);
 
+/* txt only: s in the next column, as a name of the row */
+void tab_label(struct tab *t, const char *s);
+/* csv only: the header row, "a,b,c" (fragview's own names, unescaped) */
+void tab_csv_head(struct tab *t, const char *columns);
+/* txt: the columns of the rows that follow, and a row of their heads */
+void tab_txt_head(struct tab *t, const struct tab_col *cols,
+		  const char *const *heads, size_t nr);
+
 /* csv, txt: the cells of the current row are done: a newline */
 void tab_row_end(struct tab *t);
 /* txt: the columns of the rows that follow */
@@ -83,6 +91,8 @@ void tab_str(struct tab *t, const char *key, const char *s);
 void tab_u64(struct tab *t, const char *key, uint64_t v);
 void tab_i64(struct tab *t, const char *key, int64_t v);
 void tab_bool(struct tab *t, const char *key, bool v);
+/* json only: a member (a total csv and txt give in their own words) */
+void tab_json_u64(struct tab *t, const char *key, uint64_t v);
 /* unknown: json null, csv an empty cell, txt "-" */
 void tab_null(struct tab *t, const char *key);
 /* a string from a format (fragview's own text, e.g. "0x1f00") */

@@ -113,11 +113,48 @@ static void test_txt_cut(void)
 	CHECK_EQ(buf[strlen(buf) - 1], TEXT_CUT_MARK[0]);
 }
 
+/* heads, labels and totals each show in one format only */
+static const char *run_parts(enum tab_format fmt)
+{
+	static const struct tab_col cols[] = { { -4, "  " }, { 5, NULL } };
+	static const char *const heads[] = { "name", "n" };
+	struct tab t;
+	FILE *f = open_buf();
+
+	tab_init(&t, f, fmt);
+	tab_csv_head(&t, "name,n");
+	tab_open_document(&t);
+	tab_json_u64(&t, "total", 7);
+	tab_txt_head(&t, cols, heads, 2);
+	tab_label(&t, "ab");
+	tab_u64(&t, "n", 3);
+	tab_row_end(&t);
+	tab_close(&t);
+	fclose(f);
+	return buf;
+}
+
+static void test_parts(void)
+{
+	static const char *const want[] = {
+		[TAB_TXT] = "  name     n\n  ab       3\n",
+		[TAB_CSV] = "name,n\n3\n",
+		[TAB_JSON] = "{\"schema\":1,\"total\":7,\"n\":3}",
+	};
+
+	for (int fmt = TAB_TXT; fmt <= TAB_JSON; fmt++) {
+		if (strcmp(run_parts(fmt), want[fmt]))
+			fprintf(stderr, "  got  %s\n  want %s\n", buf, want[fmt]);
+		CHECK(!strcmp(buf, want[fmt]));
+	}
+}
+
 int main(void)
 {
 	RUN(test_json);
 	RUN(test_csv);
 	RUN(test_txt);
 	RUN(test_txt_cut);
+	RUN(test_parts);
 	return TEST_EXIT();
 }
