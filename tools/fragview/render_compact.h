@@ -7,6 +7,8 @@
 #include <stdlib.h>
 
 #include "compaction.h"
+#include "render.h"
+#include "table.h"
 
 struct compact_totals {
 	size_t ended;			/* runs with an end */
@@ -20,7 +22,28 @@ void compact_totals(const struct fv_compact *c, struct compact_totals *t);
 uint32_t compact_nr_suitable(const struct fv_coutcome *o);
 
 /* "success 3, complete 1" for the non-zero entries of n[FV_CS_NR] */
+void compact_counts_text(char *buf, size_t size, const uint32_t *n,
+			 const char *none);
 void compact_put_counts(FILE *out, const uint32_t *n, const char *none);
+
+/*
+ * The cells of the walker (render_compact_table.c) its parts share:
+ * node and zone (unknown: null; txt "-", or the zone when only it is
+ * known), order (txt: "zone" for whole zones, "?" unknown).
+ */
+void compact_put_where(struct tab *t, int32_t nid, uint8_t zone);
+void compact_put_order(struct tab *t, int32_t order);
+
+/*
+ * Parts of the walker (render_compact_parts.c): the heading (txt: the
+ * totals; json: the capture), outcomes per zone and order, migration
+ * failures (txt, json).
+ */
+void compact_heading(struct tab *t, const struct fv_model *m,
+		     const struct compact_opts *o);
+void compact_outcomes(struct tab *t, const struct fv_compact *c);
+void compact_fails(struct tab *t, const struct fv_model *m,
+		   const struct fv_compact *c);
 
 /* Migration failures by result: pages, and blocks they were in. */
 #define COMPACT_MAX_RESULTS 32

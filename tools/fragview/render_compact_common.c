@@ -28,18 +28,50 @@ uint32_t compact_nr_suitable(const struct fv_coutcome *o)
 	return n;
 }
 
-void compact_put_counts(FILE *out, const uint32_t *n, const char *none)
+void compact_counts_text(char *buf, size_t size, const uint32_t *n,
+			 const char *none)
 {
-	bool any = false;
+	size_t used = 0;
 
-	for (int s = 0; s < FV_CS_NR; s++) {
+	snprintf(buf, size, "%s", none);
+	for (int s = 0; s < FV_CS_NR && used < size; s++) {
 		if (!n[s])
 			continue;
-		fprintf(out, "%s%s %u", any ? ", " : "", fv_cstatus_name(s), n[s]);
-		any = true;
+		used += snprintf(buf + used, size - used, "%s%s %u",
+				 used ? ", " : "", fv_cstatus_name(s), n[s]);
 	}
-	if (!any)
-		fputs(none, out);
+}
+
+void compact_put_counts(FILE *out, const uint32_t *n, const char *none)
+{
+	char buf[512];
+
+	compact_counts_text(buf, sizeof(buf), n, none);
+	fputs(buf, out);
+}
+
+void compact_put_where(struct tab *t, int32_t nid, uint8_t zone)
+{
+	if (nid >= 0) {
+		tab_i64(t, "node", nid);
+		tab_str(t, "zone", fv_zone_name(zone));
+		return;
+	}
+	tab_null(t, "node");
+	if (t->fmt == TAB_TXT && zone != FV_ZONE_UNKNOWN)
+		tab_str(t, NULL, fv_zone_name(zone));
+	else
+		tab_null(t, "zone");
+}
+
+void compact_put_order(struct tab *t, int32_t order)
+{
+	if (t->fmt == TAB_TXT && (order < 0 || order == FV_ORDER_UNKNOWN))
+		tab_str(t, NULL, order == FV_ORDER_UNKNOWN ? "?" : "zone");
+	else if (order != FV_ORDER_UNKNOWN)
+		tab_i64(t, "order", order);
+	else
+		tab_null(t, "order");
 }
 
 struct fail_key {

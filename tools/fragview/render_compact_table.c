@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * render_compact_table.c - "fragview compact" as csv and json, one walker
- * over the table emitter (table.h):
+ * render_compact_table.c - "fragview compact" in txt, csv and json, one
+ * walker over the table emitter (table.h):
  *
+ *   txt   the totals, the outcomes by zone and order, a table of the
+ *         runs (scanner ranges as "0x1->0x400"), the migration failures
+ *         and the high-order timeline (with --timeline: the totals and
+ *         the timeline);
  *   csv   one row per compaction run, or with --timeline one row per
  *         timeline entry:
  *         runs:     run,begin_ns,end_ns,pid,node,zone,order,mode,prio,
@@ -17,8 +21,9 @@
  *         "migration_failures":[...], "timeline":[...]} (with
  *         --timeline: the timeline only).
  *
- * Times in ns of the trace clock.  Unknown (no end, node not said, ...):
- * an empty cell, null.  Orders: -1 for whole-zone compaction.
+ * csv and json: times in ns of the trace clock (txt: seconds).  Unknown
+ * (no end, node not said, ...): an empty cell, null (txt: "-").  Orders:
+ * -1 for whole-zone compaction (txt: "zone").
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -28,29 +33,12 @@
 #include "render_compact.h"
 #include "table.h"
 
-static void put_where(struct tab *t, int32_t nid, uint8_t zone)
-{
-	if (nid >= 0) {
-		tab_i64(t, "node", nid);
-		tab_str(t, "zone", fv_zone_name(zone));
-	} else {
-		tab_null(t, "node");
-		tab_null(t, "zone");
-	}
-}
-
-static void put_order(struct tab *t, int32_t order)
-{
-	if (order != FV_ORDER_UNKNOWN)
-		tab_i64(t, "order", order);
-	else
-		tab_null(t, "order");
-}
-
 static void put_status(struct tab *t, const char *key, const struct fv_crun *r)
 {
 	if (r->have_end)
 		tab_str(t, key, fv_cstatus_name(r->status));
+	else if (t->fmt == TAB_TXT)
+		tab_str(t, NULL, "(no end)");
 	else
 		tab_null(t, key);
 }
@@ -81,28 +69,56 @@ static void csv_scanners(struct tab *t, const struct fv_crun *r)
 		tab_u64(t, NULL, v[i]);
 }
 
-static void put_run(struct tab *t, size_t i, const struct fv_crun *r)
+/* txt: each scanner's range, what it scanned and what it took */
+static void txt_scanners(struct tab *t, const struct fv_crun *r)
 {
-	tab_open(t, NULL, '{');
-	tab_u64(t, "run", i);
-	tab_u64(t, "begin_ns", r->ts_begin);
-	if (r->have_end)
+	tab_strf(t, NULL, "0x%" PRIx64 "->0x%" PRIx64, r->migrate_begin,
+		 r->migrate_end);
+	tab_u64(t, NULL, r->mscanned);
+	tab_u64(t, NULL, r->mtaken);
+	tab_strf(t, NULL, "0x%" PRIx64 "->0x%" PRIx64, r->free_begin,
+		 r->free_end);
+	tab_u64(t, NULL, r->fscanned);
+	tab_u64(t, NULL, r->ftaken);
+}
+
+/* when a run began and ended: txt seconds and its length in ms */
+static void run_times(struct tab *t, const struct fv_crun *r)
+{
+	if (t->fmt == TAB_TXT)
+		tab_strf(t, NULL, "%.6f", r->ts_begin / 1e9);
+	else
+		tab_u64(t, "begin_ns", r->ts_begin);
+	if (r->have_end && t->fmt == TAB_TXT)
+		tab_strf(t, NULL, "%.3f", (r->ts_end - r->ts_begin) / 1e6);
+	else if (r->have_end)
 		tab_u64(t, "end_ns", r->ts_end);
 	else
 		tab_null(t, "end_ns");
+}
+
+static void put_run(struct tab *t, size_t i, const struct fv_crun *r)
+{
+	tab_row_open(t, NULL);
+	tab_u64(t, "run", i);
+	run_times(t, r);
 	tab_i64(t, "pid", r->pid);
-	put_where(t, r->nid, r->zone);
-	put_order(t, r->order);
+	compact_put_where(t, r->nid, r->zone);
+	compact_put_order(t, r->order);
 	tab_str(t, "mode", r->sync ? "sync" : "async");
-	if (r->prio >= 0)
-		tab_i64(t, "prio", r->prio);
-	else
-		tab_null(t, "prio");
-	put_status(t, "status", r);
-	tab_u64(t, "zone_start", r->zone_start);
-	tab_u64(t, "zone_end", r->zone_end);
+	if (t->fmt != TAB_TXT) {
+		if (r->prio >= 0)
+			tab_i64(t, "prio", r->prio);
+		else
+			tab_null(t, "prio");
+		put_status(t, "status", r);
+		tab_u64(t, "zone_start", r->zone_start);
+		tab_u64(t, "zone_end", r->zone_end);
+	}
 	if (t->fmt == TAB_CSV) {
 		csv_scanners(t, r);
+	} else if (t->fmt == TAB_TXT) {
+		txt_scanners(t, r);
 	} else {
 		put_scanner(t, "migrate", r->migrate_begin, r->migrate_end,
 			    r->nr_mscans, r->mscanned, r->mtaken);
@@ -111,18 +127,35 @@ static void put_run(struct tab *t, size_t i, const struct fv_crun *r)
 	}
 	tab_u64(t, "migrated", r->migrated);
 	tab_u64(t, "failed", r->failed);
-	tab_close(t);
-	tab_row_end(t);
+	if (t->fmt == TAB_TXT)
+		put_status(t, NULL, r);
+	tab_row_close(t);
 }
+
+static const struct tab_col run_cols[] = {
+	{ 4, NULL }, { 14, NULL }, { 10, NULL }, { 7, NULL }, { 4, NULL },
+	{ -8, NULL }, { -6, NULL }, { -5, NULL }, { -27, NULL }, { 8, NULL },
+	{ 6, NULL }, { -27, NULL }, { 8, NULL }, { 6, NULL }, { 8, NULL },
+	{ 6, NULL }, { -1, "  " },
+};
+static const char *const run_heads[] = {
+	"#", "begin (s)", "took (ms)", "pid", "node", "zone", "order", "mode",
+	"migrate scanner", "scanned", "taken", "free scanner", "scanned",
+	"taken", "migrated", "failed", "status",
+};
 
 static void put_runs(struct tab *t, const struct fv_compact *c)
 {
-	if (t->fmt == TAB_CSV)
-		fputs("run,begin_ns,end_ns,pid,node,zone,order,mode,prio,status,"
-		      "zone_start,zone_end,migrate_begin,migrate_end,free_begin,"
-		      "free_end,migrate_passes,migrate_scanned,migrate_taken,"
-		      "free_passes,free_scanned,free_taken,migrated,failed\n",
-		      t->out);
+	if (t->fmt == TAB_TXT && !c->nr_runs)
+		return;
+	tab_csv_head(t, "run,begin_ns,end_ns,pid,node,zone,order,mode,prio,"
+		     "status,zone_start,zone_end,migrate_begin,migrate_end,"
+		     "free_begin,free_end,migrate_passes,migrate_scanned,"
+		     "migrate_taken,free_passes,free_scanned,free_taken,"
+		     "migrated,failed");
+	tab_txt(t, "\nRuns (migrate scanner: up from its start; free scanner: "
+		"down)\n");
+	tab_txt_head(t, run_cols, run_heads, 17);
 	tab_break(t, "\n");
 	tab_open(t, "runs", '[');
 	for (size_t i = 0; i < c->nr_runs; i++) {
@@ -133,84 +166,48 @@ static void put_runs(struct tab *t, const struct fv_compact *c)
 	tab_close(t);
 }
 
-/* json: the non-zero entries of n[FV_CS_NR] */
-static void put_counts(struct tab *t, const char *key, const uint32_t *n)
-{
-	tab_open(t, key, '{');
-	for (int s = 0; s < FV_CS_NR; s++)
-		if (n[s])
-			tab_u64(t, fv_cstatus_name(s), n[s]);
-	tab_close(t);
-}
-
-/* json only: what each zone and order got */
-static void put_outcomes(struct tab *t, const struct fv_compact *c)
-{
-	tab_break(t, "\n");
-	tab_open(t, "outcomes", '[');
-	for (size_t i = 0; i < c->nr_outcomes; i++) {
-		const struct fv_coutcome *o = &c->outcomes[i];
-
-		if (i)
-			tab_break(t, "\n");
-		tab_open(t, NULL, '{');
-		put_where(t, o->nid, o->zone);
-		put_order(t, o->order);
-		put_counts(t, "runs", o->runs);
-		put_counts(t, "suitable", o->suitable);
-		tab_u64(t, "deferred", o->deferred);
-		tab_u64(t, "allocs", o->allocs);
-		tab_u64(t, "alloc_fails", o->alloc_fails);
-		tab_close(t);
-	}
-	tab_close(t);
-}
-
-/* json only: migration failures by result */
-static void put_fails(struct tab *t, const struct fv_model *m,
-		      const struct fv_compact *c)
-{
-	struct compact_fail_count fc[COMPACT_MAX_RESULTS];
-	size_t n = compact_count_fails(c, m->pageblock_order, fc);
-
-	tab_break(t, "\n");
-	tab_open(t, "migration_failures", '[');
-	for (size_t i = 0; i < n; i++) {
-		const char *e = fv_errno_name(fc[i].result);
-
-		tab_open(t, NULL, '{');
-		tab_i64(t, "result", fc[i].result);
-		if (e)
-			tab_str(t, "errno", e);
-		else
-			tab_null(t, "errno");
-		tab_u64(t, "pages", fc[i].pages);
-		tab_u64(t, "blocks", fc[i].blocks);
-		tab_close(t);
-	}
-	tab_close(t);
-}
-
 static void put_compact_entry(struct tab *t, const struct fv_crun *r,
 			      unsigned int run)
 {
 	tab_str(t, "event", "compact");
-	put_where(t, r->nid, r->zone);
-	put_order(t, r->order);
+	compact_put_where(t, r->nid, r->zone);
+	compact_put_order(t, r->order);
 	put_status(t, "outcome", r);
+	if (t->fmt == TAB_TXT) {
+		tab_strf(t, NULL, "run %u, pid %d, migrated %" PRIu64
+			 ", failed %" PRIu64, run, r->pid, r->migrated,
+			 r->failed);
+		return;
+	}
 	for (int i = 0; t->fmt == TAB_CSV && i < 3; i++)
 		tab_null(t, NULL);	/* pfn, migratetype, gfp */
 	tab_i64(t, "pid", r->pid);
 	tab_u64(t, "run", run);
 }
 
+/* txt: "pfn 0x21400, Movable, gfp 0x3d24ca, pid 91" */
+static void txt_alloc_detail(struct tab *t, const struct fv_halloc *a)
+{
+	char pfn[32] = "";
+
+	if (a->ok)
+		snprintf(pfn, sizeof(pfn), "pfn 0x%" PRIx64 ", ", a->pfn);
+	tab_strf(t, NULL, "%s%s, gfp 0x%" PRIx64 ", pid %d", pfn,
+		 fv_mt_name(a->mt), a->gfp, a->pid);
+}
+
 static void put_alloc_entry(struct tab *t, const struct fv_halloc *a)
 {
 	tab_str(t, "event", "alloc");
-	if (t->fmt == TAB_CSV)
-		put_where(t, -1, FV_ZONE_UNKNOWN);
+	if (t->fmt != TAB_JSON)
+		compact_put_where(t, -1, FV_ZONE_UNKNOWN);
 	tab_u64(t, "order", a->order);
-	tab_str(t, "outcome", a->ok ? "ok" : "failed");
+	tab_str(t, "outcome", a->ok ? "ok" : t->fmt == TAB_TXT ? "FAILED" :
+		"failed");
+	if (t->fmt == TAB_TXT) {
+		txt_alloc_detail(t, a);
+		return;
+	}
 	if (a->ok)
 		tab_u64(t, "pfn", a->pfn);
 	else
@@ -225,33 +222,50 @@ static void put_alloc_entry(struct tab *t, const struct fv_halloc *a)
 		tab_null(t, NULL);	/* run */
 }
 
-static void put_timeline(struct tab *t, const struct fv_compact *c)
+static const struct tab_col timeline_cols[] = {
+	{ 14, NULL }, { -8, NULL }, { 4, NULL }, { -8, NULL }, { -6, NULL },
+	{ -16, NULL }, { -1, NULL },
+};
+static const char *const timeline_heads[] = {
+	"time (s)", "event", "node", "zone", "order", "outcome", "detail",
+};
+
+static void put_timeline(struct tab *t, const struct fv_model *m,
+			 const struct fv_compact *c)
 {
 	struct fv_ctl *tl;
 	size_t n;
 
 	tl = fv_compact_timeline(c, &n);
-	if (t->fmt == TAB_CSV)
-		fputs("time_ns,event,node,zone,order,outcome,pfn,migratetype,"
-		      "gfp,pid,run\n", t->out);
+	tab_csv_head(t, "time_ns,event,node,zone,order,outcome,pfn,migratetype,"
+		     "gfp,pid,run");
+	tab_txt(t, "\nHigh-order timeline: allocations of order >= %u, "
+		"compaction run ends\n", m->pageblock_order);
+	tab_txt_head(t, timeline_cols, timeline_heads, 7);
 	tab_break(t, "\n");
 	tab_open(t, "timeline", '[');
 	for (size_t i = 0; i < n; i++) {
-		if (i)
-			tab_break(t, "\n");
-		tab_open(t, NULL, '{');
-		tab_u64(t, "ts", tl[i].ts);
+		tab_row_open(t, i ? "\n" : NULL);
+		if (t->fmt == TAB_TXT)
+			tab_strf(t, NULL, "%.6f", tl[i].ts / 1e9);
+		else
+			tab_u64(t, "ts", tl[i].ts);
 		if (tl[i].run)
 			put_compact_entry(t, &c->runs[tl[i].idx], tl[i].idx);
 		else
 			put_alloc_entry(t, &c->allocs[tl[i].idx]);
-		tab_close(t);
-		tab_row_end(t);
+		tab_row_close(t);
 	}
+	if (!n)
+		tab_txt(t, "(none)\n");
 	tab_close(t);
 	free(tl);
 }
 
+/*
+ * txt: the outcomes before the runs; json: after them.  csv: the runs,
+ * or with --timeline the timeline.
+ */
 static int render_compact(FILE *out, const struct fv_model *m,
 			  const struct compact_opts *o, enum tab_format fmt)
 {
@@ -260,24 +274,29 @@ static int render_compact(FILE *out, const struct fv_model *m,
 
 	tab_init(&t, out, fmt);
 	tab_open_document(&t);
-	if (fmt == TAB_JSON) {
-		tab_str(&t, "capture", o->title ? o->title : "-");
-		tab_u64(&t, "pageblock_order", m->pageblock_order);
-		tab_bool(&t, "allocs_recorded", c->have_alloc_event);
-	}
+	if (fmt != TAB_CSV)
+		compact_heading(&t, m, o);
 	if (!o->timeline) {
+		if (fmt == TAB_TXT)
+			compact_outcomes(&t, c);
 		put_runs(&t, c);
-		if (fmt == TAB_JSON) {
-			put_outcomes(&t, c);
-			put_fails(&t, m, c);
-		}
+		if (fmt == TAB_JSON)
+			compact_outcomes(&t, c);
+		if (fmt != TAB_CSV)
+			compact_fails(&t, m, c);
 	}
-	if (o->timeline || fmt == TAB_JSON)
-		put_timeline(&t, c);
+	if (o->timeline || fmt != TAB_CSV)
+		put_timeline(&t, m, c);
 	tab_close(&t);
 	if (fmt == TAB_JSON)
 		fputc('\n', out);
 	return 0;
+}
+
+int render_compact_txt(FILE *out, const struct fv_model *m,
+		       const struct compact_opts *o)
+{
+	return render_compact(out, m, o, TAB_TXT);
 }
 
 int render_compact_csv(FILE *out, const struct fv_model *m,

@@ -47,8 +47,6 @@ void stats_pct(struct tab *t, uint64_t part, uint64_t whole);
  */
 void stats_section(struct tab *t, const char *key, const char *rows,
 		   const char *const *names, const uint64_t *totals, int nr);
-/* json: a row of a table, an object on a line of its own */
-void stats_json_row(struct tab *t);
 
 /* The per-cpu list drains; the migrations, their success and results. */
 void stats_drains(struct tab *t, const struct fv_stats *s);

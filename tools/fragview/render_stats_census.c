@@ -124,8 +124,7 @@ static void block_types(struct tab *t, const struct fv_census_zone *z)
 		for (int i = 0; t->fmt == TAB_TXT && i < 3; i++)
 			tab_u64(t, NULL, z->foreign[mt][mob[i]]);
 		tab_close(t);
-		tab_close(t);
-		tab_row_end(t);
+		tab_row_close(t);
 	}
 	tab_close(t);
 }
@@ -149,7 +148,7 @@ void stats_census(struct tab *t, const struct fv_stats *s)
 	for (size_t k = 0; k < s->nr_census_zones; k++) {
 		const struct fv_census_zone *z = &s->census[k];
 
-		stats_json_row(t);
+		tab_row_open(t, "\n ");
 		if (t->fmt == TAB_CSV)
 			zone_csv_rows(t, z);
 		else

@@ -63,7 +63,7 @@ void stats_drains(struct tab *t, const struct fv_stats *s)
 			drain_csv_rows(t, d);
 			continue;
 		}
-		stats_json_row(t);
+		tab_row_open(t, "\n ");
 		tab_i64(t, "cpu", d->cpu);
 		tab_open(t, "reasons", '{');
 		for (int r = 0; r < FV_DRAIN_NR; r++) {
@@ -83,8 +83,7 @@ void stats_drains(struct tab *t, const struct fv_stats *s)
 		for (int l = 0; l < FV_DRAIN_LISTS; l++)
 			tab_u64(t, fv_drain_list_name(l), d->by_type[l]);
 		tab_close(t);
-		tab_close(t);
-		tab_row_end(t);
+		tab_row_close(t);
 	}
 	if (s->nr_drain_rows)
 		tab_txt(t, "  (cells: drains/pages)\n");
@@ -103,7 +102,7 @@ static const char *result_name(int32_t r)
 /* txt: a row of the table; json: an object */
 static void migrate_row(struct tab *t, const struct fv_migrate_row *r)
 {
-	stats_json_row(t);
+	tab_row_open(t, "\n ");
 	tab_str(t, "reason", fv_mr_name(r->reason));
 	tab_str(t, "mode", fv_mode_name(r->mode));
 	if (t->fmt == TAB_JSON)
@@ -118,8 +117,7 @@ static void migrate_row(struct tab *t, const struct fv_migrate_row *r)
 			 r->rate_permille % 10);
 	if (r->stock)
 		tab_txt(t, "  (migrate:mm_migrate_pages)");
-	tab_close(t);
-	tab_row_end(t);
+	tab_row_close(t);
 }
 
 static void migrate_csv_rows(struct tab *t, const struct fv_migrate_row *r)
@@ -149,7 +147,7 @@ static void migrate_results(struct tab *t, const struct fv_stats *s)
 		tab_txt(t, " %s %" PRIu64, result_name(res), s->results[i].count);
 		if (t->fmt != TAB_JSON)
 			continue;
-		tab_open(t, NULL, '{');
+		tab_row_open(t, NULL);
 		tab_i64(t, "result", res);
 		tab_u64(t, "count", s->results[i].count);
 		tab_close(t);

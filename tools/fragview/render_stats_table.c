@@ -58,12 +58,6 @@ void stats_section(struct tab *t, const char *key, const char *rows,
 	tab_open(t, rows, '[');
 }
 
-void stats_json_row(struct tab *t)
-{
-	tab_break(t, "\n ");
-	tab_open(t, NULL, '{');
-}
-
 /* The events per kind and the span; txt: after the capture's issues. */
 static void summary(struct tab *t, const struct fv_model *m)
 {
@@ -128,7 +122,7 @@ static void issues(struct tab *t, const struct fv_model *m)
 		if (t->fmt != TAB_JSON)
 			continue;
 		fv_issue_text(x, line, sizeof(line));
-		stats_json_row(t);
+		tab_row_open(t, "\n ");
 		tab_str(t, "kind", fv_issue_kind_name(x->kind));
 		tab_i64(t, "count", x->count);
 		tab_u64(t, "ts_ns", x->ts);
@@ -144,7 +138,7 @@ static void issues(struct tab *t, const struct fv_model *m)
 /* txt: the first STEAL_DETAIL_ROWS rows; json: every row */
 static void steal_row(struct tab *t, const struct fv_steal_row *r)
 {
-	stats_json_row(t);
+	tab_row_open(t, "\n ");
 	tab_str(t, "alloc_mt", fv_mt_name(r->alloc_mt));
 	tab_str(t, "block_mt", fv_mt_name(r->block_mt));
 	if (t->fmt == TAB_TXT)
@@ -154,8 +148,7 @@ static void steal_row(struct tab *t, const struct fv_steal_row *r)
 	tab_u64(t, "order", r->order);
 	tab_u64(t, "fallback_order", r->fallback_order);
 	tab_u64(t, "count", r->count);
-	tab_close(t);
-	tab_row_end(t);
+	tab_row_close(t);
 }
 
 /* txt: steals per (allocation type, block type), then the top rows */
@@ -258,13 +251,12 @@ static void flips(struct tab *t, const struct fv_stats *s)
 			  .metric = "count", .value = r->count);
 		if (t->fmt == TAB_CSV)
 			continue;
-		stats_json_row(t);
+		tab_row_open(t, "\n ");
 		tab_str(t, "old_mt", fv_mt_name(r->old_mt));
 		tab_str(t, "new_mt", fv_mt_name(r->new_mt));
 		tab_str(t, "reason", why);
 		tab_u64(t, "count", r->count);
-		tab_close(t);
-		tab_row_end(t);
+		tab_row_close(t);
 	}
 	tab_close(t);
 	tab_close(t);

@@ -71,14 +71,12 @@ static void frag(struct tab *t, const struct fv_zone_stats *zs,
 	tab_open(t, "free_blocks_estimated", '[');
 	for (int o = 0; o < FV_MAX_ORDER; o++)
 		tab_u64(t, NULL, f->nr_free[o]);
-	tab_close(t);
-	tab_row_end(t);
+	tab_row_close(t);
 	tab_label(t, "unusable free index");
 	tab_open(t, "unusable_index_permille", '[');
 	for (int o = 0; o < FV_MAX_ORDER; o++)
 		permille(t, f->unusable[o]);
-	tab_close(t);
-	tab_row_end(t);
+	tab_row_close(t);
 	tab_label(t, "fragmentation index");
 	tab_open(t, "fragmentation_index_permille", '[');
 	for (int o = 0; o < FV_MAX_ORDER; o++) {
@@ -87,8 +85,7 @@ static void frag(struct tab *t, const struct fv_zone_stats *zs,
 		else
 			permille(t, f->fragindex[o]);
 	}
-	tab_close(t);
-	tab_row_end(t);
+	tab_row_close(t);
 	tab_close(t);
 }
 
@@ -130,7 +127,7 @@ void stats_zones(struct tab *t, const struct fv_stats *s)
 		const struct fv_zone_stats *zs = &s->zones[z];
 
 		tab_txt(t, "  node %d %s:", zs->nid, fv_zone_name(zs->zone));
-		stats_json_row(t);
+		tab_row_open(t, "\n ");
 		if (t->fmt == TAB_JSON) {
 			tab_i64(t, "node", zs->nid);
 			tab_str(t, "zone", fv_zone_name(zs->zone));

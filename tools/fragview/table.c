@@ -106,6 +106,19 @@ void tab_row_end(struct tab *t)
 	t->x = 0;
 }
 
+void tab_row_open(struct tab *t, const char *ws)
+{
+	if (ws)
+		tab_break(t, ws);
+	tab_open(t, NULL, '{');
+}
+
+void tab_row_close(struct tab *t)
+{
+	tab_close(t);
+	tab_row_end(t);
+}
+
 void tab_txt(struct tab *t, const char *fmt, ...)
 {
 	char buf[512];

@@ -78,6 +78,14 @@ void tab_csv_head(struct tab *t, const char *columns);
 void tab_txt_head(struct tab *t, const struct tab_col *cols,
 		  const char *const *heads, size_t nr);
 
+/*
+ * A row that is a json object (or array): tab_row_open() writes ws
+ * (tab_break(), NULL: none) and '{', tab_row_close() the '}' or ']'
+ * (json) or the newline (csv, txt).
+ */
+void tab_row_open(struct tab *t, const char *ws);
+void tab_row_close(struct tab *t);
+
 /* csv, txt: the cells of the current row are done: a newline */
 void tab_row_end(struct tab *t);
 /* txt: the columns of the rows that follow */

@@ -113,7 +113,7 @@ static void test_txt_cut(void)
 	CHECK_EQ(buf[strlen(buf) - 1], TEXT_CUT_MARK[0]);
 }
 
-/* heads, labels and totals each show in one format only */
+/* heads, labels and totals each show in one format only; a row object */
 static const char *run_parts(enum tab_format fmt)
 {
 	static const struct tab_col cols[] = { { -4, "  " }, { 5, NULL } };
@@ -126,9 +126,12 @@ static const char *run_parts(enum tab_format fmt)
 	tab_open_document(&t);
 	tab_json_u64(&t, "total", 7);
 	tab_txt_head(&t, cols, heads, 2);
+	tab_open(&t, "rows", '[');
+	tab_row_open(&t, "\n");
 	tab_label(&t, "ab");
 	tab_u64(&t, "n", 3);
-	tab_row_end(&t);
+	tab_row_close(&t);
+	tab_close(&t);
 	tab_close(&t);
 	fclose(f);
 	return buf;
@@ -139,7 +142,7 @@ static void test_parts(void)
 	static const char *const want[] = {
 		[TAB_TXT] = "  name     n\n  ab       3\n",
 		[TAB_CSV] = "name,n\n3\n",
-		[TAB_JSON] = "{\"schema\":1,\"total\":7,\"n\":3}",
+		[TAB_JSON] = "{\"schema\":1,\"total\":7,\"rows\":[\n{\"n\":3}]}",
 	};
 
 	for (int fmt = TAB_TXT; fmt <= TAB_JSON; fmt++) {
