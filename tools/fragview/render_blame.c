@@ -32,11 +32,12 @@ static void heading(struct tab *t, const struct blame_view *v)
 {
 	const struct fv_blame *b = v->b;
 
-	tab_txt(t, "fragview blame: ");
-	tab_txt_name(t, v->title ? v->title : "-");
-	tab_txt(t, ", by %s", fv_blame_by_name(v->by));
+	/* the capture last: cut to what the line has left */
+	tab_txt(t, "fragview blame, by %s", fv_blame_by_name(v->by));
 	if (v->top < v->nr)
 		tab_txt(t, " (the first %zu of %zu)", v->top, v->nr);
+	tab_txt(t, ": ");
+	tab_txt_name(t, v->title ? v->title : "-");
 	tab_txt(t, "\n%" PRIu64 " %s, %" PRIu64 " flips; %" PRIu64 " of %"
 		PRIu64 " with a kernel stack\n", b->nr_steals,
 		b->nr_extfrag ? "fallbacks (kmem:mm_page_alloc_extfrag)" :

@@ -24,10 +24,10 @@ void compact_heading(struct tab *t, const struct fv_model *m,
 	tab_txt(t, "fragview compact: ");
 	tab_txt_name(t, o->title ? o->title : "-");
 	compact_totals(c, &n);
-	tab_txt(t, "\ncompaction: %zu runs (%zu ended), %zu scanner passes "
-		"(migrate %zu, free %zu; %zu outside a run), %zu pages failed "
-		"to migrate\n", c->nr_runs, n.ended, c->nr_scans, n.mpasses,
-		n.fpasses, n.outside, c->nr_fails);
+	tab_txt(t, "\ncompaction: %zu runs (%zu ended), %zu pages failed to "
+		"migrate\nscanner passes: %zu (migrate %zu, free %zu; %zu outside "
+		"a run)\n", c->nr_runs, n.ended, c->nr_fails, c->nr_scans,
+		n.mpasses, n.fpasses, n.outside);
 	if (c->have_alloc_event)
 		tab_txt(t, "high-order allocations (order >= %u): %zu, %zu failed\n",
 			m->pageblock_order, c->nr_allocs, n.alloc_fails);

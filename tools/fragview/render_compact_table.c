@@ -117,9 +117,7 @@ static void put_run(struct tab *t, size_t i, const struct fv_crun *r)
 	}
 	if (t->fmt == TAB_CSV) {
 		csv_scanners(t, r);
-	} else if (t->fmt == TAB_TXT) {
-		txt_scanners(t, r);
-	} else {
+	} else if (t->fmt == TAB_JSON) {
 		put_scanner(t, "migrate", r->migrate_begin, r->migrate_end,
 			    r->nr_mscans, r->mscanned, r->mtaken);
 		put_scanner(t, "free", r->free_begin, r->free_end,
@@ -132,17 +130,37 @@ static void put_run(struct tab *t, size_t i, const struct fv_crun *r)
 	tab_row_close(t);
 }
 
+/* txt: two tables, to stay in the 100 columns: the runs, their scanners */
 static const struct tab_col run_cols[] = {
 	{ 4, NULL }, { 14, NULL }, { 10, NULL }, { 7, NULL }, { 4, NULL },
-	{ -8, NULL }, { -6, NULL }, { -5, NULL }, { -27, NULL }, { 8, NULL },
-	{ 6, NULL }, { -27, NULL }, { 8, NULL }, { 6, NULL }, { 8, NULL },
-	{ 6, NULL }, { -1, "  " },
+	{ -8, NULL }, { -6, NULL }, { -5, NULL }, { 8, NULL }, { 6, NULL },
+	{ -1, "  " },
 };
 static const char *const run_heads[] = {
 	"#", "begin (s)", "took (ms)", "pid", "node", "zone", "order", "mode",
-	"migrate scanner", "scanned", "taken", "free scanner", "scanned",
-	"taken", "migrated", "failed", "status",
+	"migrated", "failed", "status",
 };
+static const struct tab_col scanner_cols[] = {
+	{ 4, NULL }, { -27, NULL }, { 8, NULL }, { 6, NULL }, { -27, NULL },
+	{ 8, NULL }, { 6, NULL },
+};
+static const char *const scanner_heads[] = {
+	"#", "migrate scanner", "scanned", "taken", "free scanner", "scanned",
+	"taken",
+};
+
+/* txt: the second table of the runs */
+static void txt_scanner_table(struct tab *t, const struct fv_compact *c)
+{
+	tab_txt(t, "\nScanners (migrate scanner: up from its start; free "
+		"scanner: down)\n");
+	tab_txt_head(t, scanner_cols, scanner_heads, 7);
+	for (size_t i = 0; i < c->nr_runs; i++) {
+		tab_u64(t, NULL, i);
+		txt_scanners(t, &c->runs[i]);
+		tab_row_end(t);
+	}
+}
 
 static void put_runs(struct tab *t, const struct fv_compact *c)
 {
@@ -153,9 +171,8 @@ static void put_runs(struct tab *t, const struct fv_compact *c)
 		     "free_begin,free_end,migrate_passes,migrate_scanned,"
 		     "migrate_taken,free_passes,free_scanned,free_taken,"
 		     "migrated,failed");
-	tab_txt(t, "\nRuns (migrate scanner: up from its start; free scanner: "
-		"down)\n");
-	tab_txt_head(t, run_cols, run_heads, 17);
+	tab_txt(t, "\nRuns\n");
+	tab_txt_head(t, run_cols, run_heads, 11);
 	tab_break(t, "\n");
 	tab_open(t, "runs", '[');
 	for (size_t i = 0; i < c->nr_runs; i++) {
@@ -164,6 +181,8 @@ static void put_runs(struct tab *t, const struct fv_compact *c)
 		put_run(t, i, &c->runs[i]);
 	}
 	tab_close(t);
+	if (t->fmt == TAB_TXT)
+		txt_scanner_table(t, c);
 }
 
 static void put_compact_entry(struct tab *t, const struct fv_crun *r,
@@ -222,8 +241,9 @@ static void put_alloc_entry(struct tab *t, const struct fv_halloc *a)
 		tab_null(t, NULL);	/* run */
 }
 
+/* txt: an allocation's line in the 100 columns */
 static const struct tab_col timeline_cols[] = {
-	{ 14, NULL }, { -8, NULL }, { 4, NULL }, { -8, NULL }, { -6, NULL },
+	{ 12, NULL }, { -7, NULL }, { 4, NULL }, { -7, NULL }, { -5, NULL },
 	{ -16, NULL }, { -1, NULL },
 };
 static const char *const timeline_heads[] = {

@@ -67,9 +67,9 @@ static void zone_head(struct tab *t, const struct fv_census_zone *z)
 {
 	char x[16], y[16];
 
-	tab_txt(t, "  node %d %s: %" PRIu64 " blocks, %" PRIu64 " pages: "
-		"unmovable pages are %s %% of the zone's pages but occupy %s %% "
-		"of its blocks\n", z->nid, fv_zone_name(z->zone), z->blocks,
+	tab_txt(t, "  node %d %s: %" PRIu64 " blocks, %" PRIu64 " pages\n"
+		"    unmovable pages are %s %% of the zone's pages but occupy "
+		"%s %% of its blocks\n", z->nid, fv_zone_name(z->zone), z->blocks,
 		z->pages,
 		permille(x, sizeof(x), fv_census_unmovable_pages_permille(z)),
 		permille(y, sizeof(y), fv_census_unmovable_blocks_permille(z)));
@@ -138,8 +138,8 @@ void stats_census(struct tab *t, const struct fv_stats *s)
 		return;
 	}
 	tab_txt(t, "\nCensus %u (mobility:pageblock_census) from %" PRIu64 ".%06"
-		PRIu64 " s: foreign pages are pages of another mobility than "
-		"the block type's\n", s->census[0].seq,
+		PRIu64 " s\n  (foreign pages: pages of another mobility than "
+		"the block type's)\n", s->census[0].seq,
 		s->census[0].ts / 1000000000, s->census[0].ts % 1000000000 / 1000);
 	tab_open(t, "census", '{');
 	tab_json_u64(t, "seq", s->census[0].seq);

@@ -9,23 +9,39 @@
 #include "render.h"
 #include "render_stats.h"
 
-/* txt: cpu, the drains/pages of each reason but the last, the lists */
-#define DRAIN_COLS (1 + FV_DRAIN_NR - 1 + FV_DRAIN_LISTS)
-
+/*
+ * txt: two tables, to stay in the 100 columns: per cpu the drains/pages
+ * of each reason but the last, then the pages per list type
+ */
 static void drain_heads(struct tab *t, struct tab_col *cols)
 {
-	const char *heads[DRAIN_COLS] = { "cpu" };
+	const char *heads[FV_DRAIN_NR] = { "cpu" };
 
 	cols[0] = (struct tab_col){ 4, "  " };
 	for (int r = 0; r < FV_DRAIN_NR - 1; r++) {
 		cols[1 + r] = (struct tab_col){ 15, NULL };
 		heads[1 + r] = fv_drain_reason_name(r);
 	}
+	tab_txt_head(t, cols, heads, FV_DRAIN_NR);
+}
+
+static void pages_by_type(struct tab *t, const struct fv_stats *s)
+{
+	struct tab_col cols[1 + FV_DRAIN_LISTS] = { { 4, "  " } };
+	const char *heads[1 + FV_DRAIN_LISTS] = { "cpu" };
+
 	for (int l = 0; l < FV_DRAIN_LISTS; l++) {
-		cols[FV_DRAIN_NR + l] = (struct tab_col){ 11, NULL };
-		heads[FV_DRAIN_NR + l] = fv_drain_list_name(l);
+		cols[1 + l] = (struct tab_col){ 11, NULL };
+		heads[1 + l] = fv_drain_list_name(l);
 	}
-	tab_txt_head(t, cols, heads, DRAIN_COLS);
+	tab_txt(t, "  pages returned per list type:\n");
+	tab_txt_head(t, cols, heads, 1 + FV_DRAIN_LISTS);
+	for (size_t i = 0; i < s->nr_drain_rows; i++) {
+		tab_i64(t, NULL, s->drains[i].cpu);
+		for (int l = 0; l < FV_DRAIN_LISTS; l++)
+			tab_u64(t, NULL, s->drains[i].by_type[l]);
+		tab_row_end(t);
+	}
 }
 
 static void drain_csv_rows(struct tab *t, const struct fv_drain_row *d)
@@ -48,7 +64,7 @@ static void drain_csv_rows(struct tab *t, const struct fv_drain_row *d)
 
 void stats_drains(struct tab *t, const struct fv_stats *s)
 {
-	struct tab_col cols[DRAIN_COLS];
+	struct tab_col cols[FV_DRAIN_NR];
 
 	tab_txt(t, "\nPer-cpu list drains: %" PRIu64 ", pages returned: %"
 		PRIu64 "\n", s->nr_drains, s->nr_drained_pages);
@@ -80,13 +96,15 @@ void stats_drains(struct tab *t, const struct fv_stats *s)
 		}
 		tab_close(t);
 		tab_open(t, "pages_by_type", '{');
-		for (int l = 0; l < FV_DRAIN_LISTS; l++)
+		for (int l = 0; t->fmt == TAB_JSON && l < FV_DRAIN_LISTS; l++)
 			tab_u64(t, fv_drain_list_name(l), d->by_type[l]);
 		tab_close(t);
 		tab_row_close(t);
 	}
-	if (s->nr_drain_rows)
+	if (s->nr_drain_rows && t->fmt == TAB_TXT) {
 		tab_txt(t, "  (cells: drains/pages)\n");
+		pages_by_type(t, s);
+	}
 	tab_close(t);
 	tab_close(t);
 }
@@ -116,7 +134,7 @@ static void migrate_row(struct tab *t, const struct fv_migrate_row *r)
 		tab_strf(t, NULL, "%u.%u%%", r->rate_permille / 10,
 			 r->rate_permille % 10);
 	if (r->stock)
-		tab_txt(t, "  (migrate:mm_migrate_pages)");
+		tab_txt(t, " (migrate:mm_migrate_pages)");
 	tab_row_close(t);
 }
 
@@ -144,7 +162,8 @@ static void migrate_results(struct tab *t, const struct fv_stats *s)
 		STATS_ROW(t, .table = "migrate_result", .has_result = true,
 			  .result = res, .metric = "count",
 			  .value = s->results[i].count);
-		tab_txt(t, " %s %" PRIu64, result_name(res), s->results[i].count);
+		tab_txt_wrap(t, "          ", " %s %" PRIu64, result_name(res),
+			     s->results[i].count);
 		if (t->fmt != TAB_JSON)
 			continue;
 		tab_row_open(t, NULL);
@@ -154,7 +173,7 @@ static void migrate_results(struct tab *t, const struct fv_stats *s)
 	}
 	tab_close(t);
 	if (s->nr_results && s->results_other)
-		tab_txt(t, " other %" PRIu64, s->results_other);
+		tab_txt_wrap(t, "          ", " other %" PRIu64, s->results_other);
 	if (s->nr_results)
 		tab_txt(t, "\n");
 	tab_json_u64(t, "results_other", s->results_other);

@@ -72,8 +72,8 @@ static void summary(struct tab *t, const struct fv_model *m)
 		if (t->fmt == TAB_JSON)
 			tab_u64(t, fv_ev_kind_name(k), m->nr_events[k]);
 		else if (m->nr_events[k])
-			tab_txt(t, " %s %" PRIu64, fv_ev_kind_name(k),
-				m->nr_events[k]);
+			tab_txt_wrap(t, "       ", " %s %" PRIu64,
+				     fv_ev_kind_name(k), m->nr_events[k]);
 	}
 	tab_close(t);
 	tab_txt(t, "\nSpan: %" PRIu64 ".%06" PRIu64 " .. %" PRIu64 ".%06" PRIu64

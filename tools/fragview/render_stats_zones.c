@@ -10,9 +10,9 @@
 #include "render.h"
 #include "render_stats.h"
 
-/* txt: a name, then a column per order */
+/* txt: a name, then a column per order: 100 columns */
 static const struct tab_col order_cols[1 + FV_MAX_ORDER] = {
-	{ -22, "      " },
+	{ -19, "    " },
 	[1 ... FV_MAX_ORDER] = { 6, NULL },
 };
 
@@ -106,8 +106,8 @@ static void blocks(struct tab *t, const struct fv_zone_stats *zs)
 	}
 	for (int mt = 0; t->fmt == TAB_TXT && mt < FV_MT_NR; mt++)
 		if (n[0][mt] || n[1][mt])
-			tab_txt(t, " %s %" PRIu64 "->%" PRIu64, fv_mt_name(mt),
-				n[0][mt], n[1][mt]);
+			tab_txt_wrap(t, "   ", " %s %" PRIu64 "->%" PRIu64,
+				     fv_mt_name(mt), n[0][mt], n[1][mt]);
 	tab_txt(t, "\n");
 	for (int w = 0; t->fmt == TAB_JSON && w < 2; w++) {
 		tab_open(t, w ? "blocks_end" : "blocks_start", '{');

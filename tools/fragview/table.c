@@ -119,19 +119,47 @@ void tab_row_close(struct tab *t)
 	tab_row_end(t);
 }
 
-void tab_txt(struct tab *t, const char *fmt, ...)
+/* txt: s as it is, its columns counted */
+static void txt_put(struct tab *t, const char *s)
+{
+	for (const char *p = s; *p; p++)
+		t->x = *p == '\n' ? 0 : t->x + 1;
+	fputs(s, t->out);
+}
+
+/* txt: free text; on a new line after indent if it would pass the width */
+static void txt_vput(struct tab *t, const char *indent, const char *fmt,
+		     va_list ap)
 {
 	char buf[512];
-	va_list ap;
 
 	if (t->fmt != TAB_TXT)
 		return;
-	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
+	if (indent && t->x > strlen(indent) &&
+	    t->x + strlen(buf) > TAB_TXT_COLUMNS) {
+		txt_put(t, "\n");
+		txt_put(t, indent);
+	}
+	txt_put(t, buf);
+}
+
+void tab_txt(struct tab *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	txt_vput(t, NULL, fmt, ap);
 	va_end(ap);
-	for (const char *p = buf; *p; p++)
-		t->x = *p == '\n' ? 0 : t->x + 1;
-	fputs(buf, t->out);
+}
+
+void tab_txt_wrap(struct tab *t, const char *indent, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	txt_vput(t, indent, fmt, ap);
+	va_end(ap);
 }
 
 /* a name gets what is left of the line, but never fewer columns than this */

@@ -67,6 +67,12 @@ void tab_open_document(struct tab *t);
 /* txt only: free text (headings, notes), counted for the line's width */
 void tab_txt(struct tab *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/*
+ * txt only: free text that goes on a new line, after indent, when it
+ * would pass the 100 columns (a list: " name 1", " name 2", ...)
+ */
+void tab_txt_wrap(struct tab *t, const char *indent, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* txt only: text from the capture, cut to the line's 100 columns */
 void tab_txt_name(struct tab *t, const char *s);
 

@@ -127,7 +127,7 @@ python3 "$here/viewcheck.py" stats doctored.json census.json >/dev/null &&
 	ok "viewcheck catches a doctored polluted count"
 "$fv" stats census.dat --format txt -o s.txt
 z=$(fact census.json '"unmovable pages are %d.%d %% of the zone\x27s pages but occupy %d.%d %% of its blocks" % (lambda z: (z["unmovable_pages"] * 1000 // z["pages"] // 10, z["unmovable_pages"] * 1000 // z["pages"] % 10, z["unmovable_blocks"] * 1000 // z["blocks"] // 10, z["unmovable_blocks"] * 1000 // z["blocks"] % 10))(f["census"][-1]["zones"]["Normal"])')
-grep -q "node 0 Normal: .* pages: $z" s.txt &&
+grep -A1 "^  node 0 Normal: " s.txt | grep -qx "    $z" &&
 	ok "stats txt: the fleet figure of Normal" ||
 	nok "stats txt fleet figure" "want: $z" "$(grep Normal s.txt | tail -1)"
 "$fv" stats census.dat --format csv -o s.csv

@@ -159,6 +159,26 @@ for args in "blame" "stats" "compact"; do
 		nok "$args txt" "$(head -3 out.txt | od -c | head)"
 done
 
+# ---- txt of the table commands within 100 columns, on every fixture
+# fits_100 FILE: no line longer than 100 characters (UTF-8)
+fits_100() {
+	python3 -c 'import sys
+sys.exit(any(len(l) > 100 for l in open(sys.argv[1], encoding="utf-8").read().split("\n")))' "$1" 2>/dev/null
+}
+printf '%101s\n' x >wide.txt
+! fits_100 wide.txt && ok "validator: a line of 101 columns is rejected" ||
+	nok "validator: 100 columns"
+for f in "$here"/../../../tests/fixtures/*.dat; do
+	wide=""
+	for args in "stats" "compact" "compact --timeline" "blame"; do
+		# shellcheck disable=SC2086
+		"$fv" $args "$f" >out.txt 2>/dev/null
+		fits_100 out.txt || wide="$wide, $args"
+	done
+	[ -z "$wide" ] && ok "$(basename "$f"): stats, compact, blame txt within 100 columns" ||
+		nok "$(basename "$f"): txt wider than 100 columns: ${wide#, }"
+done
+
 # ---- the maps: SVG is XML, HTML is UTF-8, the title with U+FFFD
 "$fv" map "$cap" -f svg >map.svg 2>/dev/null
 valid_xml map.svg &&

@@ -152,6 +152,26 @@ static void test_parts(void)
 	}
 }
 
+/* a list wraps before it would pass the 100 columns, under its indent */
+static void test_txt_wrap(void)
+{
+	struct tab t;
+	FILE *f = open_buf();
+	char *nl;
+
+	tab_init(&t, f, TAB_TXT);
+	tab_txt(&t, "list:");
+	for (int i = 0; i < 30; i++)
+		tab_txt_wrap(&t, "     ", " item%d", i);
+	fclose(f);
+	nl = strchr(buf, '\n');
+	CHECK(nl && nl - buf <= TAB_TXT_COLUMNS && nl - buf > TAB_TXT_COLUMNS - 7);
+	CHECK(nl && !strncmp(nl, "\n      item", 11));
+	for (char *p = buf; (nl = strchr(p, '\n')); p = nl + 1)
+		CHECK(nl - p <= TAB_TXT_COLUMNS);
+	CHECK(strstr(buf, " item29"));
+}
+
 int main(void)
 {
 	RUN(test_json);
@@ -159,5 +179,6 @@ int main(void)
 	RUN(test_txt);
 	RUN(test_txt_cut);
 	RUN(test_parts);
+	RUN(test_txt_wrap);
 	return TEST_EXIT();
 }
