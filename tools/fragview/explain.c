@@ -553,9 +553,17 @@ static uint8_t decide(const struct fv_model *m,
 	}
 	if (!known)
 		return FV_CAUSE_UNKNOWN;
+	/*
+	 * skipped is the kernel's own word, at the request, that the zone's
+	 * free pages were under the watermark plus compaction's gap: it
+	 * outweighs a free block in figures that can be a second old (the
+	 * free block a watermark keeps is that same shortage).
+	 */
+	if (e->suitable[FV_CS_SKIPPED])
+		return FV_CAUSE_NO_MEMORY;
 	if (free_blocks)
 		return e->alloc < 0 ? FV_CAUSE_NONE : FV_CAUSE_RESERVES;
-	if (!bound || e->suitable[FV_CS_SKIPPED])
+	if (!bound)
 		return FV_CAUSE_NO_MEMORY;
 	if (reserve)
 		return FV_CAUSE_RESERVES;

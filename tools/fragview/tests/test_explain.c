@@ -104,17 +104,24 @@ static void test_no_free_memory_watermarks(void)
 	compact_model_free(&m);
 }
 
+/* A failure at 3 s of a request compaction_suitable called skipped. */
+static void explain_skipped(struct fv_model *m, const uint32_t free[NB],
+			    struct fv_explanation *e)
+{
+	setup(m, free, NULL, 0);
+	feed(m, ev_czone(2 * S, FV_EV_CTRY, PID, -1, 0, 9, 0));
+	feed(m, ev_czone(2 * S + 1, FV_EV_CSUITABLE, PID, 0, Z, 9, FV_CS_SKIPPED));
+	feed(m, ev_alloc(3 * S, UINT64_MAX, 9));
+	explain_last(m, NULL, e);
+}
+
 /* compaction_suitable said skipped: not enough memory, whatever the bound. */
 static void test_suitable_skipped(void)
 {
 	struct fv_model m;
 	struct fv_explanation e;
 
-	setup(&m, snap_nearly, NULL, 0);
-	feed(&m, ev_czone(2 * S, FV_EV_CTRY, PID, -1, 0, 9, 0));
-	feed(&m, ev_czone(2 * S + 1, FV_EV_CSUITABLE, PID, 0, Z, 9, FV_CS_SKIPPED));
-	feed(&m, ev_alloc(3 * S, UINT64_MAX, 9));
-	explain_last(&m, NULL, &e);
+	explain_skipped(&m, snap_nearly, &e);
 	CHECK_EQ(e.cause, FV_CAUSE_NO_MEMORY);
 	CHECK(e.tried);
 	CHECK_EQ(e.suitable[FV_CS_SKIPPED], 1);
@@ -173,6 +180,24 @@ static void test_free_block_failed(void)
 	feed(&m, ev_alloc(3 * S, UINT64_MAX, 9));
 	explain_last(&m, NULL, &e);
 	CHECK_EQ(e.cause, FV_CAUSE_RESERVES);
+	fv_explain_free(&e);
+	compact_model_free(&m);
+}
+
+/*
+ * A free block by the figures, but compaction_suitable said skipped for
+ * the request: the watermark kept the block, memory is short.
+ */
+static void test_free_block_skipped(void)
+{
+	static const uint32_t f[NB] = { 512, 0, 0, 0, 0, 0, 0, 0 };
+	struct fv_model m;
+	struct fv_explanation e;
+
+	explain_skipped(&m, f, &e);
+	CHECK_EQ(e.zones[0].free_blocks, 1);
+	CHECK_EQ(e.cause, FV_CAUSE_NO_MEMORY);
+	CHECK(strstr(e.verdict, "compaction_suitable said skipped"));
 	fv_explain_free(&e);
 	compact_model_free(&m);
 }
@@ -512,6 +537,7 @@ int main(void)
 	RUN(test_at_free_block);
 	RUN(test_taken_by_allocation);
 	RUN(test_free_block_failed);
+	RUN(test_free_block_skipped);
 	RUN(test_not_attempted);
 	RUN(test_compaction_not_recorded);
 	RUN(test_not_suitable);
