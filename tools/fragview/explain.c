@@ -533,6 +533,21 @@ static void culprits(const struct fv_model *m, const struct fv_blame *b,
 	e->culprit_blocks = best;
 }
 
+/*
+ * Every zone the request named, compaction_suitable called
+ * not_suitable_zone: a fragmentation index >= 0, which the kernel only
+ * computes for a zone without a free chunk of the order, of any type.
+ */
+static bool kernel_saw_no_chunk(const struct fv_explanation *e)
+{
+	uint32_t notes = 0;
+
+	for (int c = 0; c < FV_CS_NR; c++)
+		notes += e->suitable[c];
+	return notes && !e->deferred &&
+	       e->suitable[FV_CS_NOT_SUITABLE_ZONE] == notes;
+}
+
 static uint8_t decide(const struct fv_model *m,
 		      const struct fv_explanation *e)
 {
@@ -561,6 +576,9 @@ static uint8_t decide(const struct fv_model *m,
 	 */
 	if (e->suitable[FV_CS_SKIPPED])
 		return FV_CAUSE_NO_MEMORY;
+	/* and a free chunk where the kernel saw none is a stale figure */
+	if (kernel_saw_no_chunk(e))
+		free_blocks = reserve = 0;
 	if (free_blocks)
 		return e->alloc < 0 ? FV_CAUSE_NONE : FV_CAUSE_RESERVES;
 	if (!bound)
