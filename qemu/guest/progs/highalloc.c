@@ -20,6 +20,11 @@
  * killer; the attempts not made are "refused":
  *
  *   requested 256 obtained 97 refused 0 reserve_kib 0 seconds 4.2 node0 51 node1 46
+ *
+ * With -N NODE the pool is node NODE's alone (its nr_hugepages in sysfs):
+ * every attempt is then one __GFP_THISNODE allocation on that node, where
+ * the global pool would go round the nodes and try another after a
+ * failure.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -32,12 +37,15 @@
 #define NODE_HUGEPAGES \
 	"/sys/devices/system/node/node%d/hugepages/hugepages-2048kB/nr_hugepages"
 
+/* the pool's nr_hugepages: the global one, or a node's (-N) */
+static char pool[128] = NR_HUGEPAGES;
+
 static int write_pool(unsigned long n)
 {
-	FILE *f = fopen(NR_HUGEPAGES, "w");
+	FILE *f = fopen(pool, "w");
 
 	if (!f || fprintf(f, "%lu\n", n) < 0 || fclose(f)) {
-		fprintf(stderr, "highalloc: write %s: %s\n", NR_HUGEPAGES,
+		fprintf(stderr, "highalloc: write %s: %s\n", pool,
 			strerror(errno));
 		return -1;
 	}
@@ -46,7 +54,7 @@ static int write_pool(unsigned long n)
 
 static void write_pool_quiet(unsigned long n)
 {
-	FILE *f = fopen(NR_HUGEPAGES, "w");
+	FILE *f = fopen(pool, "w");
 
 	if (f) {
 		fprintf(f, "%lu\n", n);
@@ -56,11 +64,11 @@ static void write_pool_quiet(unsigned long n)
 
 static long read_pool(void)
 {
-	FILE *f = fopen(NR_HUGEPAGES, "r");
+	FILE *f = fopen(pool, "r");
 	long n = -1;
 
 	if (!f || fscanf(f, "%ld", &n) != 1)
-		fprintf(stderr, "highalloc: read %s failed\n", NR_HUGEPAGES);
+		fprintf(stderr, "highalloc: read %s failed\n", pool);
 	if (f)
 		fclose(f);
 	return n;
@@ -153,12 +161,22 @@ static int parse_ulong(const char *s, unsigned long *v)
 
 int main(int argc, char **argv)
 {
-	unsigned long requested = 32, wait_ms = 0, reserve_mib = 0;
+	unsigned long requested = 32, wait_ms = 0, reserve_mib = 0, nid;
 	int keep = 0, one_by_one = 0, opt;
 	long obtained;
 
-	while ((opt = getopt(argc, argv, "n:kaw:r:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:kaw:r:N:")) != -1) {
 		switch (opt) {
+		case 'N':
+			if (parse_ulong(optarg, &nid) || nid > 1023)
+				goto usage;
+			snprintf(pool, sizeof(pool), NODE_HUGEPAGES, (int)nid);
+			if (access(pool, W_OK)) {
+				fprintf(stderr, "highalloc: node %lu: %s: %s\n",
+					nid, pool, strerror(errno));
+				return 1;
+			}
+			break;
 		case 'r':
 			if (parse_ulong(optarg, &reserve_mib))
 				goto usage;
@@ -200,7 +218,7 @@ int main(int argc, char **argv)
 		return 1;
 	return 0;
 usage:
-	fprintf(stderr, "usage: %s [-n hugepages] [-k] [-a [-w ms] [-r MiB]]\n",
+	fprintf(stderr, "usage: %s [-n hugepages] [-k] [-a [-w ms] [-r MiB]] [-N node]\n",
 		argv[0]);
 	return 2;
 }

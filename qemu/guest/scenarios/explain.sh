@@ -1,0 +1,111 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# explain: order-9 allocations that fail for a known cause, one capture
+# per cause in $OUT/CAUSE/, for fragview explain (tests/host/explain.py
+# checks that its verdict names the planted cause).  In each, a holder
+# builds up its state and keeps it while highalloc asks for huge pages
+# one at a time (each a __GFP_RETRY_MAYFAIL allocation):
+#   exhausted    lowmem holds node 0 under its low watermark, the gap to
+#                min widened (watermark_scale_factor 1000) so that it
+#                fits; highalloc asks node 0 alone (-N 0): it takes the
+#                free blocks left above min, then every attempt fails and
+#                compaction_suitable says skipped (no-free-memory).  Node
+#                1 stays free for everyone else: with both nodes held, the
+#                recorder's order-0 allocations met the OOM killer;
+#   nocompact    fv-holder's anonymous pages with 16 KiB holes fill node 0
+#                (polluter -H -p 0, on node 0's CPU), with
+#                vm.extfrag_threshold=1000: compaction is judged
+#                unsuitable for the zone, or deferred (no-compaction);
+#                highalloc asks node 0 alone (-N 0).  Both sysctls are set
+#                before the holder starts, proactive compaction off: else
+#                kcompactd moves the holder's pages up the zone and frees
+#                whole blocks at its start (17 of 20 attempts succeeded).
+# Not planted: pinned and migration-failed.  Both need compaction to run
+# for the failing request, and after a failed sync run (the request's own
+# retry, or kcompactd) the kernel defers compaction of the zone for the
+# next 2^n requests (defer_compaction(), n up to 6): on the 6.1 guest, with
+# fv-holder's pipes in the holes and then with the holder mlock()ed under
+# compact_unevictable_allowed=0, 8 of 9 and 12 of 13 of highalloc's
+# failures had no run of theirs, rightly no-compaction.
+# Recording starts once the holder is ready, with a census and a snapshot
+# every second, so that explain's figures are at most a second old; the
+# holder's state is given 1.5 s to be counted before the first attempt.
+# (Not while the holder builds up: a census a second slowed lowmem's fill
+# to 190 s on 6.12.)
+. /lib/fragview.sh
+base=$OUT
+fv_small_reserves
+echo 0 > /proc/sys/vm/watermark_boost_factor
+node0_cpu=$(cut -d, -f1 /sys/devices/system/node/node0/cpulist | cut -d- -f1)
+
+# census and snapshot every $1 seconds, until killed
+state_every() {
+	while sleep "$1"; do
+		fv_census
+		fv_snapshot
+	done
+}
+
+# begin NAME: the capture goes into $base/NAME
+begin() {
+	OUT=$base/$1
+	mkdir -p "$OUT"
+	FV_RECORDER=
+	ticker=
+	rm -f /tmp/hold.ready
+}
+
+# attempt NAME HIGHALLOC-OPTIONS...: record, with the census and snapshot
+# ticker, huge pages one at a time once the holder's state is counted
+attempt() {
+	name=$1
+	shift
+	fv_record_start || return 1
+	state_every 1 &
+	ticker=$!
+	sleep 1.5
+	highalloc -a -w 100 "$@" > "$OUT/highalloc.out" 2>&1 ||
+		fv_fail "$name: highalloc"
+	cat "$OUT/highalloc.out"
+}
+
+# end PID...: stop the ticker and the holders, stop recording
+end() {
+	if [ -n "$ticker" ]; then
+		kill "$ticker"
+		wait "$ticker" 2>/dev/null
+	fi
+	for p in "$@"; do
+		kill -TERM "$p"
+		wait "$p" || fv_fail "holder $p exited with $?"
+	done
+	fv_record_stop || fv_fail "$OUT: nothing recorded"
+}
+
+begin exhausted
+scale=$(cat /proc/sys/vm/watermark_scale_factor)
+echo 1000 > /proc/sys/vm/watermark_scale_factor
+lowmem -n 0 -R /tmp/hold.ready > "$OUT/lowmem.out" 2>&1 &
+h=$!
+fv_wait_file /tmp/hold.ready $h && {
+	cat "$OUT/lowmem.out"
+	attempt exhausted -N 0 -n 40
+}
+end $h
+echo "$scale" > /proc/sys/vm/watermark_scale_factor
+
+begin nocompact
+threshold=$(cat /proc/sys/vm/extfrag_threshold)
+proactive=$(cat /proc/sys/vm/compaction_proactiveness)
+echo 1000 > /proc/sys/vm/extfrag_threshold
+echo 0 > /proc/sys/vm/compaction_proactiveness
+taskset -c "$node0_cpu" polluter -H /tmp/hold.ready -p 0 > "$OUT/polluter.out" 2>&1 &
+h=$!
+fv_wait_file /tmp/hold.ready $h && {
+	cat "$OUT/polluter.out"
+	attempt nocompact -N 0 -n 20
+}
+end $h
+echo "$threshold" > /proc/sys/vm/extfrag_threshold
+echo "$proactive" > /proc/sys/vm/compaction_proactiveness
+exit $FV_STATUS
