@@ -17,7 +17,7 @@ BASE = $(or $(FRAGVIEW_KERNEL),6.1)
 # output directories of a base other than 6.1 get its name: out/demo-6.12
 KSUFFIX = $(if $(filter-out 6.1,$(FRAGVIEW_KERNEL)),-$(FRAGVIEW_KERNEL))
 
-.PHONY: all deps fragview check demo bench fuzz kernelshark experiment \
+.PHONY: all deps fragview check demo bench bench-ticker fuzz kernelshark experiment \
 	check-debug install clean help
 
 all: deps fragview kernel initramfs
@@ -62,6 +62,12 @@ bench:
 	@tools/deps.sh bench kernel-$(BASE)
 	@$(MAKE) -s -C tools/fragview
 	@bench/run.sh
+
+## bench-ticker what a census + snapshot every second costs (the guest's
+##              clock in instructions): bench/results-ticker.md
+bench-ticker:
+	@tools/deps.sh bench kernel-6.1
+	@bench/ticker.sh
 
 ## experiment   Gorman's 2005 high-order experiment, grouping on vs off
 ##              (KERNEL=6.12: experiment/results-6.12.md, data-6.12/)

@@ -9,6 +9,9 @@
  *                                     as tools/mm/page-types does, and sum
  *                                     per-pageblock counts of free (buddy),
  *                                     slab and LRU pages
+ *   bench-mapread -w FILE [-n reps]   write "1" to FILE (the mobility
+ *                                     snapshot or census trigger: the
+ *                                     kernel walks every block then)
  *
  * Prints one line per run:
  *
@@ -35,6 +38,24 @@
 #define KPF_LRU 5
 #define PAGEBLOCK_PFNS 512		/* order-9 pageblocks on x86-64 */
 #define CHUNK_PFNS (64 * 1024)		/* 512 KiB of flags per read */
+
+static int write_one(const char *path, unsigned long long *bytes,
+		     unsigned long *units)
+{
+	int fd = open(path, O_WRONLY);
+
+	if (fd < 0 || write(fd, "1", 1) != 1) {
+		fprintf(stderr, "bench-mapread: write %s: %s\n", path,
+			strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	*bytes = 1;
+	*units = 1;
+	return 0;
+}
 
 static int read_file(const char *path, unsigned long long *bytes,
 		     unsigned long *lines)
@@ -113,12 +134,13 @@ int main(int argc, char **argv)
 	const char *file = NULL;
 	unsigned long reps = 5, units;
 	unsigned long long bytes;
-	int kpageflags = 0, opt;
+	int kpageflags = 0, writing = 0, opt;
 	char *end;
 
-	while ((opt = getopt(argc, argv, "f:kn:")) != -1) {
+	while ((opt = getopt(argc, argv, "f:kn:w:")) != -1) {
 		switch (opt) {
 		case 'f': file = optarg; break;
+		case 'w': file = optarg; writing = 1; break;
 		case 'k': kpageflags = 1; break;
 		case 'n':
 			errno = 0;
@@ -135,16 +157,18 @@ int main(int argc, char **argv)
 	for (unsigned long rep = 0; rep < reps; rep++) {
 		long long start = now_ns();
 		int err = kpageflags ? walk_kpageflags(&bytes, &units) :
-				       read_file(file, &bytes, &units);
+			  writing ? write_one(file, &bytes, &units) :
+				    read_file(file, &bytes, &units);
 
 		if (err)
 			return 1;
 		printf("bench-mapread mode %s rep %lu bytes %llu units %lu elapsed_ns %lld\n",
-		       kpageflags ? "kpageflags" : "debugfs", rep, bytes, units,
+		       kpageflags ? "kpageflags" : writing ? "write" : "debugfs",
+		       rep, bytes, units,
 		       now_ns() - start);
 	}
 	return 0;
 usage:
-	fprintf(stderr, "usage: %s (-f FILE | -k) [-n reps]\n", argv[0]);
+	fprintf(stderr, "usage: %s (-f FILE | -k | -w FILE) [-n reps]\n", argv[0]);
 	return 2;
 }
