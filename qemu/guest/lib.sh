@@ -275,11 +275,37 @@ fv_record_start() {
 	# the last thing written (a small ring buffer keeps the latest)
 	fv_census
 	fv_snapshot
+	fv_state_ticker_start
 	echo "fragview: recording:" $events
+}
+
+# The free-page state every N seconds while recording, for fragview
+# explain's figures near each failure: FV_STATE_PERIOD=N in the scenario
+# or fv.state_period=N on the kernel command line (0 or unset: only at
+# the start and the end).  Off by default: bench/results-ticker.md has
+# what each tick costs, in CPU and capture bytes, per block.
+fv_state_ticker_start() {
+	period=${FV_STATE_PERIOD:-0}
+	for arg in $(cat /proc/cmdline); do
+		case $arg in fv.state_period=*) period=${arg#fv.state_period=} ;; esac
+	done
+	FV_TICKER=
+	case $period in ''|0|*[!0-9]*) return 0 ;; esac
+	( while sleep "$period"; do fv_census; fv_snapshot; done ) &
+	FV_TICKER=$!
+	echo "fragview: census and snapshot every $period s"
+}
+
+fv_state_ticker_stop() {
+	[ -n "${FV_TICKER:-}" ] || return 0
+	kill "$FV_TICKER" 2>/dev/null
+	wait "$FV_TICKER" 2>/dev/null
+	FV_TICKER=
 }
 
 fv_record_stop() {
 	[ -n "$FV_RECORDER" ] || return 1
+	fv_state_ticker_stop
 	# the end dump is read while still recording, so every flip before it
 	# is in the capture: baseline + flips must give exactly this map
 	fv_census
