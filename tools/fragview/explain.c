@@ -148,11 +148,20 @@ static void take_allocs(const struct fv_model *m, uint64_t ts, struct figure *f)
 
 	for (size_t k = 0; c && k < c->nr_allocs && c->allocs[k].ts <= ts; k++) {
 		const struct fv_halloc *a = &c->allocs[k];
-		uint64_t end = a->pfn + (1ULL << a->order);
+		uint64_t last, nr;
 
-		if (!a->ok)
+		/*
+		 * No kernel allocates more, or pages past the last pfn: a
+		 * damaged record takes nothing.
+		 */
+		if (!a->ok || a->order > FV_ORDER_MAX ||
+		    a->pfn > UINT64_MAX - ((1ULL << a->order) - 1))
 			continue;
-		for (uint64_t p = fv_block_start(m, a->pfn); p < end; p += ppb) {
+		last = a->pfn + ((1ULL << a->order) - 1);
+		/* counted: a pfn in the last block would wrap p around */
+		nr = (last >> m->pageblock_order) - (a->pfn >> m->pageblock_order) + 1;
+		for (uint64_t j = 0; j < nr; j++) {
+			uint64_t p = fv_block_start(m, a->pfn) + j * ppb;
 			long i = fv_model_find_block(m, p);
 
 			if (i >= 0 && f[i].known && (uint64_t)f[i].ts < a->ts) {
@@ -178,7 +187,9 @@ static bool has_chunk(const struct fv_model *m, const struct fv_zone *z,
 
 	if (order <= pbo)
 		return f[i].known && f[i].largest >= (int)order;
-	span = 1ULL << (order - pbo);
+	/* more blocks than the zone has (a damaged order, too): none */
+	if (order - pbo >= 64 || (span = 1ULL << (order - pbo)) > z->nr)
+		return false;
 	if ((m->blocks[i].pfn >> pbo) % span)
 		return false;
 	for (uint64_t j = 0; j < span; j++) {
@@ -386,7 +397,8 @@ static void zones(const struct fv_model *m, struct fv_explanation *e,
 	}
 	/* (a zone suitable named may be one the model does not have) */
 	for (size_t i = 0; i < e->nr_zones; i++)
-		e->zones[i].bound = e->zones[i].free_pages >> e->order;
+		e->zones[i].bound = e->order < 64 ?
+				    e->zones[i].free_pages >> e->order : 0;
 }
 
 static int cmp_near(const void *pa, const void *pb)

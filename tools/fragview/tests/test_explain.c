@@ -173,6 +173,53 @@ static void test_taken_by_allocation(void)
 	compact_model_free(&m);
 }
 
+/*
+ * A successful allocation of an order no kernel has, or at the end of
+ * the pfn space (damaged records): it takes no block, and its size is
+ * not computed (an order of 64 or more was a shift past the width, which
+ * UBSan aborts on; an end in the last block looped for ever).
+ */
+static void test_taken_by_impossible_order(void)
+{
+	static const uint32_t f[NB] = { 512, 512, 0, 0, 0, 0, 0, 0 };
+	struct fv_model m;
+	struct fv_explanation e;
+
+	setup(&m, f, NULL, 0);
+	feed(&m, ev_alloc(2 * S, 0x1000, 200));
+	feed(&m, ev_alloc(2 * S, 0x1000, FV_ORDER_MAX + 1));
+	/* its end in the last block: p += ppb wrapped to 0 (a hang) */
+	feed(&m, ev_alloc(2 * S, UINT64_MAX - 1023 + 5, 9));
+	/* its end past the last pfn */
+	feed(&m, ev_alloc(2 * S, UINT64_MAX - 3, 9));
+	feed(&m, ev_alloc(3 * S, UINT64_MAX, 9));
+	explain_last(&m, NULL, &e);
+	CHECK_EQ(e.zones[0].taken, 0);
+	CHECK_EQ(e.zones[0].free_blocks, 2);
+	fv_explain_free(&e);
+	compact_model_free(&m);
+}
+
+/*
+ * A failed allocation of an order no kernel has, explained: no free run
+ * that large, and no shift past the width (UBSan aborted on it).
+ */
+static void test_failed_impossible_order(void)
+{
+	static const uint32_t f[NB] = { 512, 512, 512, 512, 0, 0, 0, 0 };
+	struct fv_model m;
+	struct fv_explanation e;
+
+	setup(&m, f, NULL, 0);
+	feed(&m, ev_alloc(3 * S, UINT64_MAX, 246));
+	explain_last(&m, NULL, &e);
+	CHECK_EQ(e.order, 246);
+	CHECK_EQ(e.zones[0].free_blocks, 0);
+	CHECK_EQ(e.zones[0].bound, 0);
+	fv_explain_free(&e);
+	compact_model_free(&m);
+}
+
 /* A free block by the figures and yet a failure: reserves or stale. */
 static void test_free_block_failed(void)
 {
@@ -544,6 +591,8 @@ int main(void)
 	RUN(test_suitable_skipped);
 	RUN(test_at_free_block);
 	RUN(test_taken_by_allocation);
+	RUN(test_taken_by_impossible_order);
+	RUN(test_failed_impossible_order);
 	RUN(test_free_block_failed);
 	RUN(test_free_block_noted);
 	RUN(test_not_attempted);
