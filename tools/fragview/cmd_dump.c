@@ -18,7 +18,6 @@ static const char about[] =
 static int load_dump(const char *path, struct fv_model *m)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
-	struct fv_dump d;
 	char err[512];
 	int ret;
 
@@ -26,20 +25,11 @@ static int load_dump(const char *path, struct fv_model *m)
 		warn("%s: %s", path, strerror(errno));
 		return -1;
 	}
-	ret = fv_dump_parse(f, path, &d, err, sizeof(err));
+	ret = fv_dump_load(f, path, m, err, sizeof(err));
 	if (f != stdin)
 		fclose(f);
 	if (ret) {
 		warn("%s", err);
-		return -1;
-	}
-	fv_model_set_pageblock_order(m, d.pageblock_order);
-	for (size_t i = 0; i < d.nr && !ret; i++)
-		ret = fv_model_apply(m, &d.ev[i]);
-	fv_dump_free(&d);
-	if (ret) {
-		/* the model's only failure: more blocks than it can index */
-		warn("%s: too many pageblocks for the block table", path);
 		return -1;
 	}
 	fv_model_finish(m);

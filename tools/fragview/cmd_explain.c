@@ -32,23 +32,6 @@ static const char format_doc[] =
 static const char no_window[] =
 	"each failure is explained by the capture up to it; --alloc or --at picks one";
 
-/* The allocations to explain: indices into c->allocs, or one --at. */
-static size_t pick(const struct fv_compact *c, unsigned long alloc,
-		   unsigned long order, int64_t *idx, size_t *nr_failed)
-{
-	size_t n = 0;
-
-	*nr_failed = 0;
-	for (size_t i = 0; i < c->nr_allocs; i++) {
-		if (c->allocs[i].ok || c->allocs[i].order < order)
-			continue;
-		++*nr_failed;
-		if (alloc == ULONG_MAX || alloc == i)
-			idx[n++] = i;
-	}
-	return n;
-}
-
 /* One line and exit status 3 when the capture cannot answer. */
 static int check_request(const char *path, const struct fv_model *m,
 			 const struct opt_time *at, uint64_t at_ts,
@@ -165,7 +148,7 @@ int cmd_explain(int argc, char **argv)
 		idx[0] = -1;
 		v.nr = 1;
 	} else {
-		v.nr = pick(m.compact, alloc, order, idx, &v.nr_failed);
+		v.nr = fv_explain_pick(m.compact, alloc, order, idx, &v.nr_failed);
 	}
 	e = xcalloc(v.nr + 1, sizeof(*e));
 	for (size_t i = 0; i < v.nr; i++)

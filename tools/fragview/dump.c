@@ -241,3 +241,22 @@ void fv_dump_free(struct fv_dump *d)
 	free(d->ev);
 	memset(d, 0, sizeof(*d));
 }
+
+int fv_dump_load(FILE *f, const char *name, struct fv_model *m,
+		 char *err, size_t errlen)
+{
+	struct fv_dump d;
+	int ret = 0;
+
+	if (fv_dump_parse(f, name, &d, err, errlen))
+		return -1;
+	fv_model_set_pageblock_order(m, d.pageblock_order);
+	for (size_t i = 0; i < d.nr && !ret; i++)
+		ret = fv_model_apply(m, &d.ev[i]);
+	fv_dump_free(&d);
+	/* the model's only failure: more blocks than it can index */
+	if (ret)
+		snprintf(err, errlen, "%s: too many pageblocks for the block table",
+			 name);
+	return ret ? -1 : 0;
+}

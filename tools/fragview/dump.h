@@ -38,4 +38,12 @@ int fv_dump_parse(FILE *f, const char *name, struct fv_dump *d,
 		  char *err, size_t errlen);
 void fv_dump_free(struct fv_dump *d);
 
+/*
+ * Parses the dump into m (not finished: fv_model_finish() is the
+ * caller's), as fragview dump reads it.  Returns 0, or -1 with a
+ * one-line message in err.
+ */
+int fv_dump_load(FILE *f, const char *name, struct fv_model *m,
+		 char *err, size_t errlen);
+
 #endif /* FRAGVIEW_DUMP_H */

@@ -809,3 +809,19 @@ void fv_explain_free(struct fv_explanation *e)
 	free(e->runs);
 	memset(e, 0, sizeof(*e));
 }
+
+size_t fv_explain_pick(const struct fv_compact *c, size_t alloc,
+		       unsigned int order, int64_t *idx, size_t *nr_failed)
+{
+	size_t n = 0;
+
+	*nr_failed = 0;
+	for (size_t i = 0; i < c->nr_allocs; i++) {
+		if (c->allocs[i].ok || c->allocs[i].order < order)
+			continue;
+		++*nr_failed;
+		if (alloc == SIZE_MAX || alloc == i)
+			idx[n++] = i;
+	}
+	return n;
+}

@@ -156,6 +156,16 @@ void fv_explain(const struct fv_model *m, const struct fv_blame *b,
 		struct fv_explanation *e);
 void fv_explain_free(struct fv_explanation *e);
 
+/*
+ * The failed allocations of order >= order to explain, all of them or
+ * only allocation alloc (SIZE_MAX: all): their indices into c->allocs
+ * into idx (room for c->nr_allocs), how many; *nr_failed: all such
+ * failures.
+ */
+struct fv_compact;
+size_t fv_explain_pick(const struct fv_compact *c, size_t alloc,
+		       unsigned int order, int64_t *idx, size_t *nr_failed);
+
 /* "when the scanners met", ... for the end of a run */
 const char *fv_explain_status_phrase(uint8_t status);
 

@@ -379,3 +379,72 @@ size_t fv_issues_banner(const struct fv_model *m, fv_banner_fn fn, void *ctx)
 	fv_issues_free(&is);
 	return n + 1;
 }
+
+static void put_issues(FILE *f, const struct fv_issues *is)
+{
+	char line[512];
+
+	for (size_t i = 0; i < is->nr; i++) {
+		fv_issue_text(&is->v[i], line, sizeof(line));
+		fprintf(f, "%s\n", line);
+	}
+}
+
+/* The first event no kernel writes: what, when, why; how many more. */
+static void put_impossible(FILE *f, const struct fv_model *m)
+{
+	uint64_t ts = m->impossible.ts;
+
+	fprintf(f, "check: impossible event: %s on CPU %d at %llu.%09llu s: %s",
+		fv_ev_kind_name(m->impossible.kind), m->impossible.cpu,
+		(unsigned long long)(ts / 1000000000),
+		(unsigned long long)(ts % 1000000000), m->impossible_why);
+	if (m->nr_impossible > 1)
+		fprintf(f, " (and %llu more)",
+			(unsigned long long)(m->nr_impossible - 1));
+	fputc('\n', f);
+}
+
+int fv_check_report(FILE *f, const struct fv_model *m)
+{
+	struct fv_mismatch *mm = calloc(m->nr_blocks + 1, sizeof(*mm));
+	struct fv_issues is;
+	struct fv_check chk;
+	int verdict;
+
+	if (!mm || fv_model_check(m, &chk, mm)) {
+		free(mm);
+		return -1;
+	}
+	if (fv_model_issues(m, &is)) {
+		free(mm);
+		return -1;
+	}
+	fprintf(f, "check: %zu blocks, %zu flips replayed, %zu mismatches\n",
+		chk.nr_compared, chk.nr_flips, chk.nr_mismatches);
+	for (size_t i = 0; i < chk.nr_mismatches; i++)
+		fprintf(f, "pfn 0x%llx expected %s got %s\n",
+			(unsigned long long)m->blocks[mm[i].block].pfn,
+			fv_mt_name(mm[i].expected), fv_mt_name(mm[i].got));
+	if (chk.nr_missing)
+		fprintf(f, "note: %zu blocks of the first snapshot are not in the last\n",
+			chk.nr_missing);
+	/* where a mismatch comes from: a flip nobody reported, or lost events */
+	if (m->flip_old_mismatch && !m->have_gen)
+		fprintf(f, "note: %llu flips started from another type than the replay's (a type change without a flip event, or lost events)\n",
+			(unsigned long long)m->flip_old_mismatch);
+	put_issues(f, &is);
+	if (m->nr_impossible)
+		put_impossible(f, m);
+	if (is.nr)
+		fprintf(f, "check: the replay cannot be exact: events are missing\n");
+	if (m->nr_impossible)
+		verdict = FV_CHECK_MISMATCH;
+	else if (is.nr)
+		verdict = FV_CHECK_INEXACT;
+	else
+		verdict = chk.nr_mismatches ? FV_CHECK_MISMATCH : FV_CHECK_EXACT;
+	fv_issues_free(&is);
+	free(mm);
+	return verdict;
+}

@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "model.h"
 
@@ -77,5 +78,17 @@ void fv_banner_text(const char *line, bool title, void *file);
 
 /* Short name of an issue kind for tables: "lost_events", ... */
 const char *fv_issue_kind_name(enum fv_issue_kind k);
+
+/*
+ * fragview check's report on f: "check: N blocks, M flips replayed, K
+ * mismatches", the mismatched blocks, the issues, the first impossible
+ * event.  Returns the verdict, or -1 when memory runs out.
+ */
+enum fv_check_verdict {
+	FV_CHECK_EXACT,
+	FV_CHECK_MISMATCH,	/* mismatches, or an event no kernel writes */
+	FV_CHECK_INEXACT,	/* events are missing: cannot be exact */
+};
+int fv_check_report(FILE *f, const struct fv_model *m);
 
 #endif /* FRAGVIEW_INTEGRITY_H */

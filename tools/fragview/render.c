@@ -25,6 +25,11 @@ const struct renderer *renderer_find(const char *name)
 	return NULL;
 }
 
+const struct renderer *renderer_at(size_t i)
+{
+	return i < NR_RENDERERS ? &renderers[i] : NULL;
+}
+
 bool renderer_does(const struct renderer *r, enum render_kind kind)
 {
 	switch (kind) {

@@ -78,6 +78,8 @@ enum render_kind { RENDER_MAP, RENDER_STATS, RENDER_BLAME, RENDER_COMPACT,
 		   RENDER_EXPLAIN, RENDER_NR };
 
 const struct renderer *renderer_find(const char *name);
+/* The i-th format of the table, NULL past its end (for the fuzzer). */
+const struct renderer *renderer_at(size_t i);
 /* r has the hook of kind */
 bool renderer_does(const struct renderer *r, enum render_kind kind);
 /* "ansi|txt|svg|html" style list of the formats that have the hook */
