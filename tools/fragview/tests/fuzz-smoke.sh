@@ -3,7 +3,8 @@
 #
 # A short libFuzzer run for tests/run: the seeds plus RUNS mutations
 # (default 20000).  The long run is 'make fuzz' (>= 1M executions).
-# Prints one ok/not ok line; a finding is left in tests/fuzz-artifacts/.
+# Prints one ok/not ok line; a finding (a crash, or an input that takes
+# over 25 s: a hang) is left in tests/fuzz-artifacts/.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 runs=${1:-20000}
@@ -11,7 +12,7 @@ cd "$here/.." || exit 1
 mkdir -p tests/fuzz-artifacts
 corpus=$(mktemp -d)
 trap 'rm -rf "$corpus"' EXIT
-if tests/fuzz_trace -runs="$runs" -max_len=4096 -seed=1 \
+if tests/fuzz_trace -runs="$runs" -max_len=4096 -seed=1 -timeout=25 \
 	-artifact_prefix=tests/fuzz-artifacts/ "$corpus" tests/fuzz-seeds \
 	>"$corpus/log" 2>&1; then
 	echo "ok - fuzz smoke: $runs runs of tests/fuzz_trace, no finding"
