@@ -203,7 +203,12 @@ static const struct event_spec specs[] = {
 };
 
 #define NR_SPECS (sizeof(specs) / sizeof(specs[0]))
-#define MAX_CPUS 4096
+/*
+ * A CPU number at or above this is a damaged capture, not a machine
+ * (Linux's NR_CPUS is at most 8192): the reader stops with an error
+ * rather than grow its per-CPU state that far.
+ */
+#define CPU_LIMIT (1 << 16)
 
 /*
  * libtracecmd 1.3.1 never frees the decompressed chunks of a compressed
@@ -293,6 +298,15 @@ struct cpu_pos {
 	uintptr_t done;			/* pages below this were dropped */
 };
 
+/* What the reader keeps per CPU of the capture (cpu_state()). */
+struct cpu_state {
+	struct cpu_pos pos;
+	uint64_t last_ts;		/* for lost-event reports */
+	uint8_t pending;		/* the CPU's last record: 1 + the kind
+					 * of our event it was, or 0 (blame) */
+	uint64_t pending_ts;
+};
+
 struct reader {
 	int fd;				/* pipe to the parent */
 	const char *path;
@@ -306,22 +320,20 @@ struct reader {
 	struct fv_event batch[WIRE_BATCH];
 	size_t nr_batch;
 	struct wire_end end;
-	uint64_t last_ts[MAX_CPUS];	/* per CPU, for lost-event reports */
+	/* per CPU: as many as the capture has, more if a record says so */
+	struct cpu_state *cpu;
+	size_t nr_cpus;
 	bool zpage;			/* compressed chunks: reopen (above) */
 	bool reopen;			/* iteration stopped to reopen */
 	uint64_t pages, max_pages;	/* pages read since the open, limit */
 	unsigned int page_shift;	/* of the capture's ring-buffer pages */
 	uintptr_t sys_page;		/* ours, for madvise(); 0: no advising */
 	unsigned int nr_reopens;
-	struct cpu_pos pos[MAX_CPUS];
 	/* blame (fv_trace_read_blame()) */
 	bool blame;
 	int stack_type;			/* ftrace:kernel_stack's id, -1: none */
 	int stack_nr_off, stack_nr_size;	/* its "size" field */
 	int stack_caller_off, long_size;	/* its "caller" array */
-	uint8_t pending[MAX_CPUS];	/* the CPU's last record: 1 + the kind
-					 * of our event it was, or 0 */
-	uint64_t pending_ts[MAX_CPUS];
 	struct ksyms *ksyms;		/* parsed at the first stack */
 	bool warned_ksyms;
 	struct stack_tab stacks;
@@ -490,6 +502,31 @@ static void flush_batch(struct reader *r)
 		send_msg(r->fd, WIRE_EVENTS, r->batch,
 			 r->nr_batch * sizeof(r->batch[0]));
 	r->nr_batch = 0;
+}
+
+/*
+ * The state of CPU cpu, NULL for a negative one.  The array has the CPUs
+ * the capture's header counts (tep_get_cpus()) and grows for a record of
+ * a CPU beyond them; a CPU at or above CPU_LIMIT ends the reader with an
+ * error.
+ */
+static struct cpu_state *cpu_state(struct reader *r, int cpu)
+{
+	if (cpu < 0)
+		return NULL;
+	if ((size_t)cpu < r->nr_cpus)
+		return &r->cpu[cpu];
+	if (cpu >= CPU_LIMIT) {
+		flush_batch(r);
+		send_text(r->fd, WIRE_ERROR,
+			  "corrupt capture: a record of CPU %d (at most %d CPUs)",
+			  cpu, CPU_LIMIT);
+		_exit(1);
+	}
+	r->cpu = xrealloc(r->cpu, (cpu + 1) * sizeof(*r->cpu));
+	memset(r->cpu + r->nr_cpus, 0, (cpu + 1 - r->nr_cpus) * sizeof(*r->cpu));
+	r->nr_cpus = cpu + 1;
+	return &r->cpu[cpu];
 }
 
 /* ---- child: symbolic tables ---- */
@@ -819,13 +856,14 @@ static void push_event(struct reader *r)
 static void report_missed(struct reader *r, const struct tep_record *rec,
 			  int cpu)
 {
+	const struct cpu_state *c = cpu_state(r, cpu);
 	struct fv_event *ev = next_event(r);
 
 	ev->ts = rec->ts;
 	ev->cpu = cpu;
 	ev->kind = FV_EV_LOST;
 	ev->lost.count = rec->missed_events > 0 ? rec->missed_events : -1;
-	ev->lost.prev_ts = cpu >= 0 && cpu < MAX_CPUS ? r->last_ts[cpu] : 0;
+	ev->lost.prev_ts = c ? c->last_ts : 0;
 	push_event(r);
 }
 
@@ -1023,6 +1061,7 @@ static void send_stack(struct reader *r, uint32_t id, const uint64_t *a,
 static void __attribute__((noinline))
 on_stack(struct reader *r, const struct tep_record *rec, int cpu)
 {
+	struct cpu_state *c = cpu_state(r, cpu);
 	uint64_t a[MAX_STACK_FRAMES];
 	const uint8_t *data = rec->data;
 	unsigned long long nr;
@@ -1031,7 +1070,7 @@ on_stack(struct reader *r, const struct tep_record *rec, int cpu)
 	bool is_new;
 	long id;
 
-	if (cpu < 0 || cpu >= MAX_CPUS || !r->pending[cpu])
+	if (!c || !c->pending)
 		return;
 	if (rec->size < r->stack_caller_off ||
 	    rec->size < r->stack_nr_off + r->stack_nr_size)
@@ -1061,11 +1100,11 @@ on_stack(struct reader *r, const struct tep_record *rec, int cpu)
 	ev->cpu = cpu;
 	ev->kind = FV_EV_STACK;
 	ev->stack.id = id;
-	ev->stack.of_kind = r->pending[cpu] - 1;
-	ev->stack.of_ts = r->pending_ts[cpu];
+	ev->stack.of_kind = c->pending - 1;
+	ev->stack.of_ts = c->pending_ts;
 	push_event(r);
 done:
-	r->pending[cpu] = 0;
+	c->pending = 0;
 }
 
 static bool pid_add(struct pid_set *s, int32_t pid)
@@ -1110,6 +1149,7 @@ blame_event(struct reader *r, struct tep_record *rec, int cpu,
 	    struct fv_event *ev)
 {
 	int32_t pid = tep_data_pid(r->tep, rec);
+	struct cpu_state *cs;
 
 	if (ev->kind == FV_EV_FLIP)
 		ev->flip.pid = pid;
@@ -1124,9 +1164,10 @@ blame_event(struct reader *r, struct tep_record *rec, int cpu,
 		strncpy(c.comm, comm ? comm : "<...>", sizeof(c.comm));
 		send_msg(r->fd, WIRE_COMM, &c, sizeof(c));
 	}
-	if (cpu >= 0 && cpu < MAX_CPUS) {
-		r->pending[cpu] = ev->kind + 1;
-		r->pending_ts[cpu] = rec->ts;
+	cs = cpu_state(r, cpu);
+	if (cs) {
+		cs->pending = ev->kind + 1;
+		cs->pending_ts = rec->ts;
 	}
 }
 
@@ -1134,13 +1175,14 @@ static int on_record(struct tracecmd_input *h, struct tep_record *rec,
 		     int cpu, void *data)
 {
 	struct reader *r = data;
+	struct cpu_state *cs = cpu_state(r, cpu);
 	const struct event_dec *d = NULL;
 	struct fv_event *ev;
 	int type;
 
 	(void)h;
-	if (cpu >= 0 && cpu < MAX_CPUS) {
-		struct cpu_pos *c = &r->pos[cpu];
+	if (cs) {
+		struct cpu_pos *c = &cs->pos;
 		uint64_t page = rec->offset >> r->page_shift;
 
 		c->last_off = rec->offset;
@@ -1158,8 +1200,8 @@ static int on_record(struct tracecmd_input *h, struct tep_record *rec,
 		r->end.nr_missed++;
 		report_missed(r, rec, cpu);
 	}
-	if (cpu >= 0 && cpu < MAX_CPUS)
-		r->last_ts[cpu] = rec->ts;
+	if (cs)
+		cs->last_ts = rec->ts;
 	if (rec->size < 2)
 		goto out;
 	/* tep_data_type() is a call and a byte-order switch per record */
@@ -1177,8 +1219,8 @@ static int on_record(struct tracecmd_input *h, struct tep_record *rec,
 			goto out;
 		}
 		/* any other record of the CPU: no stack for its last event */
-		if (cpu >= 0 && cpu < MAX_CPUS)
-			r->pending[cpu] = 0;
+		if (cs)
+			cs->pending = 0;
 	}
 	if (type == r->print_type) {
 		on_mark(r, rec, cpu);
@@ -1315,14 +1357,15 @@ static int reopen_capture(struct reader *r, unsigned int have)
 	r->reopen = false;
 	if (open_capture(r) != (int)have)
 		return -1;
-	for (int cpu = 0; cpu < MAX_CPUS; cpu++) {
+	for (size_t cpu = 0; cpu < r->nr_cpus; cpu++) {
+		const struct cpu_pos *c = &r->cpu[cpu].pos;
 		struct tep_record *rec;
 		int at = -1;
 
-		if (!r->pos[cpu].seen)
+		if (!c->seen)
 			continue;
-		rec = tracecmd_read_at(r->handle, r->pos[cpu].last_off, &at);
-		if (!rec || at != cpu || rec->offset != r->pos[cpu].last_off) {
+		rec = tracecmd_read_at(r->handle, c->last_off, &at);
+		if (!rec || at != (int)cpu || rec->offset != c->last_off) {
 			tracecmd_free_record(rec);
 			return -1;
 		}
@@ -1355,7 +1398,7 @@ static void __attribute__((noreturn)) child_main(const char *path, int fd,
 {
 	static struct reader r;
 	struct wire_hello hello = { .version = WIRE_VERSION };
-	int have, stats = getenv("FRAGVIEW_STATS") ? dup(STDERR_FILENO) : -1;
+	int have, cpus, stats = getenv("FRAGVIEW_STATS") ? dup(STDERR_FILENO) : -1;
 
 	quiet_child();
 	r.fd = fd;
@@ -1382,6 +1425,10 @@ static void __attribute__((noreturn)) child_main(const char *path, int fd,
 	}
 	else if (sysconf(_SC_PAGESIZE) == 1L << r.page_shift)
 		r.sys_page = 1UL << r.page_shift;
+	/* the reopens keep it: the same file has the same CPUs */
+	cpus = tep_get_cpus(r.tep);	/* the capture header's CPU count */
+	r.nr_cpus = cpus > 0 ? (size_t)cpus : 0;
+	r.cpu = xcalloc(r.nr_cpus + 1, sizeof(*r.cpu));
 	hello.have = have;
 	send_msg(fd, WIRE_HELLO, &hello, sizeof(hello));
 	while (hello.have &&
@@ -1395,6 +1442,7 @@ static void __attribute__((noreturn)) child_main(const char *path, int fd,
 	flush_batch(&r);
 	send_msg(fd, WIRE_END, &r.end, sizeof(r.end));
 	send_stats(stats, &r);
+	free(r.cpu);
 	/* no tracecmd_close(): the process ends, the kernel frees it all */
 	_exit(0);
 }

@@ -410,6 +410,20 @@ if [ -e "$fixtures/bigtrace.dat" ]; then
 		ok "bigtrace.dat (v7): $r0 reopens with libtracecmd 1.3.1, none with 1.5.1" ||
 		nok "v7 reopens by version" "1.3.1: '$r0'" "1.5.1: '$r1'"
 fi
+# 4100 CPUs, the records on the last two (past the 4096 the reader once
+# had room for, which left their pages uncounted: never reopened)
+if python3 "$here/mkcapture.py" mobility cpus.dat --v7 --cpus 4100; then
+	"$fv" stats cpus.dat >cpus-once.txt 2>&1
+	FRAGVIEW_TEST_REOPEN=1 "$fv" stats cpus.dat >cpus-reopened.txt 2>&1
+	r=$(FRAGVIEW_TEST_REOPEN=1 reopens 1.3.1 cpus.dat)
+	[ "${r:-0}" -gt 0 ] && grep -q "^Events: state 768 " cpus-once.txt &&
+		cmp -s cpus-once.txt cpus-reopened.txt &&
+		ok "v7 capture of 4100 CPUs: $r reopens, read as in one open" ||
+		nok "v7 capture of 4100 CPUs" "reopens: '$r'" \
+			"$(diff cpus-once.txt cpus-reopened.txt | head -5)"
+else
+	nok "mkcapture.py --cpus 4100"
+fi
 if [ -e "$fixtures/v2-polluter.dat" ]; then
 	FRAGVIEW_TEST_UNBOUND_HOOK=1 "$fv" blame "$fixtures/v2-polluter.dat" >/dev/null 2>err.txt
 	grep -q "tep_parse_kallsyms() is not the one libtracecmd calls (see fragview --version): stack frames are addresses$" err.txt &&

@@ -13,9 +13,12 @@ kernel has no MIGRATE_CMA, so Isolate is 4; zones and reasons are
 permuted), so a reader that hard-codes numbers gets the tests wrong.
 
 usage: mkcapture.py SCENARIO OUT.dat [--events N] [--v7] [--facts F.json]
-                   [--comm NAME] [--zone-marks]
+                   [--comm NAME] [--zone-marks] [--cpus N]
 --zone-marks (v2 scenarios): the recorder's trace_marker zone lines
 before each snapshot (facts "zone_marks").
+--cpus: a capture of N CPUs (N > 2): the records of the two CPUs go to
+the last two, N - 2 and N - 1, and CPUs 0 to N - 3 have none (trace-cmd
+convert drops the CPUs after an empty one in a v7 capture).
 --comm: the name of the task of every event (pid 1; default "init"), with
 Python escapes for bytes: '=x\\xe2\\x82' is a comm the kernel cut in the
 middle of a character.
@@ -814,6 +817,7 @@ def main():
     comm = b"init"
     if "--comm" in args:
         comm = codecs.escape_decode(args[args.index("--comm") + 1])[0]
+    nr_cpus = int(args[args.index("--cpus") + 1]) if "--cpus" in args else 2
 
     if scenario in ("mobility", "lostflip", "onesnap", "census"):
         cpus, facts = gen_mobility(n, lose_flip=scenario == "lostflip",
@@ -850,6 +854,12 @@ def main():
     else:
         sys.stderr.write("unknown scenario %s\n" % scenario)
         return 2
+
+    if nr_cpus > 2:
+        idle = [[] for _ in range(nr_cpus - 2)]
+        cpus = idle + cpus
+        if missed:
+            missed = [None] * len(idle) + missed
 
     tmp = tempfile.mkdtemp(prefix="mkcapture-")
     try:
