@@ -13,7 +13,8 @@
  *       1: the reader child's byte stream (wire.c) into model and stats;
  *       2: raw fv_event records straight into the model and stats;
  *       3: the text of a capture's kallsyms (ksyms.c), resolved at the
- *          addresses of its own symbols and around them;
+ *          addresses of its own symbols and around them; each of its
+ *          lines also as a recorder's zone line (zonemark.c);
  *   [1] the job (% the number of jobs): one hook of one format of the
  *       render table (render.c), and for maps one view (map --view);
  *       or fragview check's report;
@@ -47,6 +48,7 @@
 #include "../render_map_color.h"
 #include "../stats.h"
 #include "../wire.h"
+#include "../zonemark.h"
 
 #define HEADER 4
 
@@ -218,8 +220,10 @@ static void jobs_init(void)
 			counter_add("stats/%s+census", r->name);
 		if (r->compact)
 			counter_add("compact/%s+timeline", r->name);
-		if (r->explain)
+		if (r->explain) {
 			counter_add("explain/%s+at", r->name);
+			counter_add("explain/%s+watermarks", r->name);
+		}
 	}
 	for (int by = 0; by < 3; by++)
 		counter_add("blame/by%d", by);
@@ -383,8 +387,11 @@ static void run_explain(FILE *out, const struct choice *ch,
 		fv_explain(m, b->nr_recs ? b : NULL, idx[i], ts, v.order,
 			   ch->width, &e[i]);
 	v.e = e;
-	if (!ch->job->r->explain(out, &v) && v.nr && m->nr_blocks)
+	if (!ch->job->r->explain(out, &v) && v.nr && m->nr_blocks) {
 		reached(v.at ? "explain/%s+at" : "explain/%s", ch->job->name);
+		if (m->nr_wmarks)
+			reached("explain/%s+watermarks", ch->job->name);
+	}
 	for (size_t i = 0; i < v.nr; i++)
 		fv_explain_free(&e[i]);
 	free(e);
@@ -513,6 +520,16 @@ static void read_ksyms(const uint8_t *data, size_t size)
 	ksyms_format(k, 0, frame, sizeof(frame));
 	ksyms_format(k, UINT64_MAX, frame, sizeof(frame));
 	ksyms_free(k);
+	for (const uint8_t *line = data, *end = data + size; line < end;) {
+		const uint8_t *nl = memchr(line, '\n', end - line);
+		size_t len = (nl ? nl : end) - line;
+		struct fv_wmark w;
+
+		if (fv_zonemark_parse((const char *)line, len, &w) &&
+		    w.zone >= FV_ZONE_NR)
+			abort();	/* a zone the names do not have */
+		line += len + 1;
+	}
 }
 
 static FILE *devnull;

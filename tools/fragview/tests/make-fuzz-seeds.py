@@ -22,7 +22,8 @@ Compaction scans: start, end, scanned, taken u64, pid i32.  Runs (begin,
 end): zone_start, migrate_pfn, free_pfn, zone_end u64, pid i32, sync,
 status u8.  Migrated: migrated, failed u64, pid.  Zone records: nid,
 order, pid, prio i32, zone, ret u8.  Alloc: pfn, gfp u64, pid, order i32,
-mt u8.  The stream adds comm (pid i32, comm[16]) and stack (id u32, nr
+mt u8.  Watermarks: free, min, low, high, boost, managed u32, nid i32,
+zone u8.  The stream adds comm (pid i32, comm[16]) and stack (id u32, nr
 u32, frames text) messages for blame.
 """
 import os
@@ -97,14 +98,20 @@ def cscan(ts, kind, start, end):
     return event(ts, kind, struct.pack("<QQQQi", start, end, 32, 4, 55), 0)
 
 
+def wmark(ts, free, low):
+    return event(ts, 22, struct.pack("<6IiB", free, low - 10, low, low + 10, 0,
+                                     250000, 0, 2), 0)
+
+
 def alloc(ts, pfn, order):
     return event(ts, 20, struct.pack("<QQiiB", pfn, 0xcc0, 55, order, 1), 0)
 
 
 # two snapshots around flips, a lost-event gap, steals with their stacks,
-# a census, migrations, a drain, a compaction run and failed order-9
-# allocations: something for every view, table and overlay
-EVS = [snap(9, 1, 0, 2, 4), state(10, 1, 0x1000, 1, 4),
+# a census, migrations, a drain, a compaction run, failed order-9
+# allocations and a zone's watermarks: something for every view, table
+# and overlay
+EVS = [wmark(8, 600, 100), snap(9, 1, 0, 2, 4), state(10, 1, 0x1000, 1, 4),
        state(10, 1, 0x1200, 0, 4, free=512, largest=9), snap(11, 1, 1, 2, 4),
        flip(20, 0x1000, 1, 0, 5), lost(25, 3), flip(30, 0x1200, 0, 2, 7),
        census(32, 1, 0x1000, 0, 40, 400, 30), census(32, 1, 0x1200, 2, 8, 0, 500),
@@ -146,7 +153,9 @@ DUMP_MAX_ORDER = b"""node 0 zone Normal start_pfn 0x10000 nr_blocks 2 pageblock_
 0x20000 Unmovable 4 2
 """
 KALLSYMS = (b"ffffffff81000000 T _stext\nffffffff81001000 t pipe_write\n"
-            b"ffffffffa0000000 t mod_fn\t[virtio_blk]\n0000000000000000 T hidden\n")
+            b"ffffffffa0000000 t mod_fn\t[virtio_blk]\n0000000000000000 T hidden\n"
+            b"fragview_zone: node=0 zone=DMA32 free=1234 min=90 low=112 "
+            b"high=134 boost=0 managed=250000\n")
 
 
 def jobs(fuzzer):
