@@ -186,6 +186,10 @@ static void map_jobs(const struct renderer *r)
 			/* fragview dump draws the type view only */
 			if (view == MAP_COLOR_TYPE)
 				counter_add("dump/%s", j->name);
+			/* the largest pageblock_order a dump may say */
+			if (view == MAP_COLOR_ORDER)
+				counter_add("dump/%s@order%d", j->name,
+					    FV_ORDER_MAX);
 		}
 	}
 	if (r->map == render_map_html) {
@@ -324,6 +328,9 @@ static void run_map(FILE *out, const struct choice *ch,
 	if (ch->dump) {
 		if (j->view == MAP_COLOR_TYPE)
 			reached("dump/%s", j->name);
+		if (j->view == MAP_COLOR_ORDER &&
+		    m->pageblock_order == FV_ORDER_MAX)
+			reached("dump/%s@order%d", j->name, FV_ORDER_MAX);
 		return;
 	}
 	reached("map/%s", j->name);
