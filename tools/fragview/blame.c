@@ -8,7 +8,6 @@
 #include "util.h"
 
 #define MAX_STACK_ID (1u << 20)
-#define MAX_CPUS 4096
 
 /*
  * Allocator internals: what a site skips to reach the code that asked
@@ -91,7 +90,7 @@ void fv_blame_free(struct fv_blame *b)
 
 static int64_t *last_of(struct fv_blame *b, int32_t cpu)
 {
-	if (cpu < 0 || cpu >= MAX_CPUS)
+	if (cpu < 0 || cpu >= FV_CPU_LIMIT)
 		return NULL;
 	if ((size_t)cpu >= b->nr_cpus) {
 		size_t n = cpu + 1;

@@ -21,8 +21,8 @@ enum capture_need {
 	NEED_COMPACTION,	/* compact: compaction or mm_page_alloc events */
 };
 
-/* CPUs --cpu can name: a bitmap of this many */
-#define CAPTURE_MAX_CPUS 4096
+/* CPUs --cpu can name: a bitmap of this many, every CPU a capture has */
+#define CAPTURE_MAX_CPUS FV_CPU_LIMIT
 
 /*
  * What of a capture a command looks at (--from, --to, --cpu).  The time

@@ -169,6 +169,14 @@ const char *fv_census_count_name(enum fv_census_count c);	/* "free", ... */
 #define FV_EVF_GEN	1	/* state/flip: gen is valid (ABI v2) */
 
 /*
+ * A CPU number at or above this is a damaged capture, not a machine
+ * (Linux's NR_CPUS is at most 8192): the reader stops with an error
+ * rather than grow its per-CPU state that far, so every fv_event.cpu is
+ * below it and per-CPU state elsewhere (blame, --cpu) is sized by it.
+ */
+#define FV_CPU_LIMIT (1 << 16)
+
+/*
  * A zone's free pages and watermarks as /proc/zoneinfo printed them when
  * the recorder wrote them to trace_marker (README.md, "Recording"): the
  * kernel has no event with them.  Page counts saturate at 2^32 - 1.

@@ -203,12 +203,7 @@ static const struct event_spec specs[] = {
 };
 
 #define NR_SPECS (sizeof(specs) / sizeof(specs[0]))
-/*
- * A CPU number at or above this is a damaged capture, not a machine
- * (Linux's NR_CPUS is at most 8192): the reader stops with an error
- * rather than grow its per-CPU state that far.
- */
-#define CPU_LIMIT (1 << 16)
+#define CPU_LIMIT FV_CPU_LIMIT	/* model.h */
 
 /*
  * libtracecmd 1.3.1 never frees the decompressed chunks of a compressed

@@ -421,6 +421,17 @@ if python3 "$here/mkcapture.py" mobility cpus.dat --v7 --cpus 4100; then
 		ok "v7 capture of 4100 CPUs: $r reopens, read as in one open" ||
 		nok "v7 capture of 4100 CPUs" "reopens: '$r'" \
 			"$(diff cpus-once.txt cpus-reopened.txt | head -5)"
+	# --cpu names any CPU a capture can have: the steals of CPUs 4098
+	# and 4099 add up to all of them, neither none
+	n=()
+	for c in 4098 4099 ""; do
+		"$fv" stats cpus.dat -f json ${c:+--cpu $c} >cpu.json 2>/dev/null
+		n+=("$(jget cpu.json "d['steals']['total']" 2>/dev/null)")
+	done
+	[ "${n[0]:-0}" -gt 0 ] && [ "${n[1]:-0}" -gt 0 ] &&
+		[ $((n[0] + n[1])) = "${n[2]}" ] &&
+		ok "stats --cpu 4098 / 4099 on 4100 CPUs: ${n[0]} + ${n[1]} = ${n[2]} steals" ||
+		nok "stats --cpu past 4095" "steals: ${n[*]}"
 else
 	nok "mkcapture.py --cpus 4100"
 fi
