@@ -55,6 +55,21 @@ static void explain_last(struct fv_model *m, const struct fv_blame *b,
 	fv_explain(m, b, m->compact->nr_allocs - 1, 0, 9, TOP, e);
 }
 
+/* A model of free[] and a failed order allocation at 3 s, explained. */
+static void explain_failure(struct fv_model *m, struct fv_explanation *e,
+			    const uint32_t free[NB], unsigned int order)
+{
+	setup(m, free, NULL, 0);
+	feed(m, ev_alloc(3 * S, UINT64_MAX, order));
+	explain_last(m, NULL, e);
+}
+
+static void done(struct fv_model *m, struct fv_explanation *e)
+{
+	fv_explain_free(e);
+	compact_model_free(m);
+}
+
 static const uint16_t nearly[NB] = { 500, 490, 480, 470, 0, 0, 0, 0 };
 static const uint32_t snap_nearly[NB] = { 500, 490, 480, 470, 10, 10, 10, 10 };
 
@@ -73,17 +88,14 @@ static void test_no_free_memory(void)
 	struct fv_model m;
 	struct fv_explanation e;
 
-	setup(&m, f, NULL, 0);
-	feed(&m, ev_alloc(3 * S, UINT64_MAX, 9));
-	explain_last(&m, NULL, &e);
+	explain_failure(&m, &e, f, 9);
 	CHECK_EQ(e.cause, FV_CAUSE_NO_MEMORY);
 	CHECK_EQ(e.nr_zones, 1);
 	CHECK_EQ(e.zones[0].free_pages, 450);
 	CHECK_EQ(e.zones[0].bound, 0);
 	CHECK_EQ(e.zones[0].age_max, 2 * S);
 	CHECK(strstr(e.verdict, "450 free pages (figures up to 2.00 s old)"));
-	fv_explain_free(&e);
-	compact_model_free(&m);
+	done(&m, &e);
 }
 
 /* The verdict of too little memory quotes zoneinfo's figures and age. */
@@ -100,8 +112,7 @@ static void test_no_free_memory_watermarks(void)
 	CHECK_EQ(e.cause, FV_CAUSE_NO_MEMORY);
 	CHECK(strstr(e.verdict, "; zoneinfo: 4000 free pages against low "
 		     "watermarks of 210 (0.50 s old)"));
-	fv_explain_free(&e);
-	compact_model_free(&m);
+	done(&m, &e);
 }
 
 /*
@@ -131,8 +142,7 @@ static void test_suitable_skipped(void)
 	CHECK_EQ(e.suitable[FV_CS_SKIPPED], 1);
 	CHECK(e.zones_named);
 	CHECK(strstr(e.verdict, "compaction_suitable said skipped"));
-	fv_explain_free(&e);
-	compact_model_free(&m);
+	done(&m, &e);
 }
 
 /* A hypothetical allocation with a whole free block: it would succeed. */
@@ -148,8 +158,7 @@ static void test_at_free_block(void)
 	CHECK_EQ(e.cause, FV_CAUSE_NONE);
 	CHECK_EQ(e.zones[0].free_blocks, 1);
 	CHECK_EQ(e.window, 2 * S);	/* the second before */
-	fv_explain_free(&e);
-	compact_model_free(&m);
+	done(&m, &e);
 }
 
 /*
@@ -169,8 +178,7 @@ static void test_taken_by_allocation(void)
 	CHECK_EQ(e.zones[0].taken, 2);
 	CHECK_EQ(e.zones[0].free_blocks, 0);
 	CHECK_EQ(e.cause, FV_CAUSE_NO_MEMORY);
-	fv_explain_free(&e);
-	compact_model_free(&m);
+	done(&m, &e);
 }
 
 /*
@@ -196,8 +204,7 @@ static void test_taken_by_impossible_order(void)
 	explain_last(&m, NULL, &e);
 	CHECK_EQ(e.zones[0].taken, 0);
 	CHECK_EQ(e.zones[0].free_blocks, 2);
-	fv_explain_free(&e);
-	compact_model_free(&m);
+	done(&m, &e);
 }
 
 /*
@@ -210,14 +217,11 @@ static void test_failed_impossible_order(void)
 	struct fv_model m;
 	struct fv_explanation e;
 
-	setup(&m, f, NULL, 0);
-	feed(&m, ev_alloc(3 * S, UINT64_MAX, 246));
-	explain_last(&m, NULL, &e);
+	explain_failure(&m, &e, f, 246);
 	CHECK_EQ(e.order, 246);
 	CHECK_EQ(e.zones[0].free_blocks, 0);
 	CHECK_EQ(e.zones[0].bound, 0);
-	fv_explain_free(&e);
-	compact_model_free(&m);
+	done(&m, &e);
 }
 
 /* A free block by the figures and yet a failure: reserves or stale. */
@@ -227,12 +231,9 @@ static void test_free_block_failed(void)
 	struct fv_model m;
 	struct fv_explanation e;
 
-	setup(&m, f, NULL, 0);
-	feed(&m, ev_alloc(3 * S, UINT64_MAX, 9));
-	explain_last(&m, NULL, &e);
+	explain_failure(&m, &e, f, 9);
 	CHECK_EQ(e.cause, FV_CAUSE_RESERVES);
-	fv_explain_free(&e);
-	compact_model_free(&m);
+	done(&m, &e);
 }
 
 /*
@@ -273,8 +274,7 @@ static void test_not_attempted(void)
 	CHECK_EQ(e.cause, FV_CAUSE_NO_COMPACTION);
 	CHECK(!e.tried);
 	CHECK(strstr(e.verdict, "not attempted"));
-	fv_explain_free(&e);
-	compact_model_free(&m);
+	done(&m, &e);
 }
 
 /* A capture without compaction's events cannot say it was not attempted. */
@@ -289,8 +289,7 @@ static void test_compaction_not_recorded(void)
 	explain_last(&m, NULL, &e);
 	CHECK_EQ(e.cause, FV_CAUSE_PINNED);
 	CHECK(strstr(e.verdict, "compaction did not run"));
-	fv_explain_free(&e);
-	compact_model_free(&m);
+	done(&m, &e);
 }
 
 /* suitable: not_suitable_zone (extfrag_threshold), no run. */
@@ -303,8 +302,7 @@ static void test_not_suitable(void)
 		      FV_CS_NOT_SUITABLE_ZONE, &e);
 	CHECK_EQ(e.cause, FV_CAUSE_NO_COMPACTION);
 	CHECK(strstr(e.verdict, "extfrag_threshold"));
-	fv_explain_free(&e);
-	compact_model_free(&m);
+	done(&m, &e);
 }
 
 /*
@@ -335,8 +333,7 @@ static void test_same_timestamp(void)
 	CHECK_EQ(e.cause, FV_CAUSE_NO_COMPACTION);
 	CHECK_EQ(e.suitable[FV_CS_SKIPPED], 0);
 	CHECK_EQ(e.suitable[FV_CS_NOT_SUITABLE_ZONE], 1);
-	fv_explain_free(&e);
-	compact_model_free(&m);
+	done(&m, &e);
 }
 
 /* One compaction run of the task that ended when the scanners met. */
@@ -412,8 +409,7 @@ static void test_migration_failed(void)
 	CHECK_EQ(e.cause, FV_CAUSE_MIGRATION);
 	CHECK_EQ(e.near[0].fails, 1);
 	CHECK_EQ(e.near[0].fail_result, -11);
-	fv_explain_free(&e);
-	compact_model_free(&m);
+	done(&m, &e);
 }
 
 /* Free pages on per-cpu lists in the nearest blocks. */
@@ -428,8 +424,7 @@ static void test_pcp(void)
 	explain_last(&m, NULL, &e);
 	CHECK_EQ(e.cause, FV_CAUSE_PCP);
 	CHECK_EQ(e.pins[FV_PIN_PCP], 4);
-	fv_explain_free(&e);
-	compact_model_free(&m);
+	done(&m, &e);
 }
 
 /*
@@ -459,8 +454,7 @@ static void test_one_unmovable_page_pins(void)
 	CHECK_EQ(e.pins[FV_PIN_UNMOVABLE], 3);
 	CHECK_EQ(e.pins[FV_PIN_MOVABLE], 1);
 	CHECK_EQ(e.cause, FV_CAUSE_PINNED);
-	fv_explain_free(&e);
-	compact_model_free(&m);
+	done(&m, &e);
 }
 
 /* Nearest blocks isolated (a flip to Isolate before the failure). */
@@ -477,8 +471,7 @@ static void test_isolation(void)
 	feed(&m, ev_alloc(3 * S, UINT64_MAX, 9));
 	explain_last(&m, NULL, &e);
 	CHECK_EQ(e.cause, FV_CAUSE_ISOLATION);
-	fv_explain_free(&e);
-	compact_model_free(&m);
+	done(&m, &e);
 }
 
 /* Without a census nothing says what pins the blocks: unknown. */
@@ -493,8 +486,7 @@ static void test_no_census(void)
 	explain_last(&m, NULL, &e);
 	CHECK_EQ(e.cause, FV_CAUSE_UNKNOWN);
 	CHECK_EQ(e.pins[FV_PIN_UNKNOWN], 4);
-	fv_explain_free(&e);
-	compact_model_free(&m);
+	done(&m, &e);
 }
 
 /* A figure taken only after T is used, with a negative age. */
@@ -507,8 +499,7 @@ static void test_figure_after(void)
 	compact_model_finish(&m);
 	fv_explain(&m, NULL, -1, S / 2, 9, TOP, &e);
 	CHECK_EQ(e.zones[0].age_max, -(int64_t)(S / 2));
-	fv_explain_free(&e);
-	compact_model_free(&m);
+	done(&m, &e);
 }
 
 /* Of three snapshots, the latest at or before T: not the first or last. */
@@ -533,8 +524,7 @@ static void test_latest_figure(void)
 	CHECK_EQ(e.zones[0].free_pages, 80);
 	CHECK_EQ(e.zones[0].age_max, S / 2);
 	CHECK_EQ(e.cause, FV_CAUSE_NO_MEMORY);
-	fv_explain_free(&e);
-	compact_model_free(&m);
+	done(&m, &e);
 }
 
 /*
@@ -572,8 +562,7 @@ static void test_watermarks(void)
 	compact_model_finish(&m);
 	fv_explain(&m, NULL, -1, 3 * S, 9, TOP, &e);
 	CHECK(!e.zones[0].have_wmark);
-	fv_explain_free(&e);
-	compact_model_free(&m);
+	done(&m, &e);
 }
 
 static void test_names(void)
