@@ -8,7 +8,8 @@
 # flips written under zone->lock strictly increase in trace order and all of
 # a zone's flips are numbered without gaps; every snapshot and every census
 # lists each block once, zone by zone in order, as many as announced, inside
-# the zone's span; and a pageblocks dump (--pageblocks) lists each block once,
+# the zone's span; a census block's ten page counts add up to exactly its
+# pages inside the zone (the kernel's walk advances by what it counts); and a pageblocks dump (--pageblocks) lists each block once,
 # in order, no more than nr_blocks, which matches the span.
 # usage: fields.py DIR | --report FILE [--pageblocks FILE]
 from abi import (SYMBOLIC, MT, MOBILITY_MT, ZONES, ERRNO, CENSUS, DRAIN_COUNTS, BLOCK,
@@ -37,6 +38,7 @@ CHECKS = (
     ('types', 'migrations and census name the replayed types of their blocks'),
     ('cpu', 'a drain of the running CPU (free_high, vmstat, local) names it'),
     ('census', 'each census lists the blocks of the snapshots, each once, in order'),
+    ('census-pages', "a census block's counts add up to its pages inside its zone's span"),
     ('dump', 'the pageblocks dump lists each block once, in order, as its header says'),
 )
 
@@ -67,6 +69,8 @@ class Fields:
         self.runs = {}          # ('state'|'census', seq) -> [event]
         self.bounds = {}        # (seq, nid, zone) -> {'begin': e, 'end': e}
         self.spans = {}         # (nid, zone) -> (start, end)
+        self.all_spans = {}     # (nid, zone) -> every span a snapshot gave it
+        self.census_pages = []  # (nid, zone, pfn, pages, event)
         self.order = []         # (seq, nid, zone) of the snapshot events, in trace order
         self.where = []         # (nid, zone, event) of every event
         self.bmap = BlockMap()
@@ -217,6 +221,7 @@ class Fields:
         b[phase] = e
         if phase == 'begin':
             self.order.append((seq, nid, zone))
+        self.all_spans.setdefault((nid, zone), set()).add((start, end))
         span = self.spans.setdefault((nid, zone), (start, end))
         if span != (start, end):
             self.fail('snapshot', e, 'the span of a zone changed with no hotplug')
@@ -235,6 +240,7 @@ class Fields:
                 (chunks == 0 and free not in (0, pages)):
             self.fail('counts', e, '%d pages, %d free in %d chunks' % (pages, free, chunks))
         self.runs.setdefault(('census', v[1]), []).append(e)
+        self.census_pages.append((v[2], e.f.get('zone'), v[0], pages, e))
         self.replayed(e, 'mt', v[0])
 
     # --- per zone and per snapshot, once every event is in
@@ -321,6 +327,19 @@ class Fields:
             self.fail('census', self.runs[('census', seq)][0],
                       'census %d lists blocks no snapshot lists' % seq)
 
+    def census_sums(self):
+        """census_block() walks [max(pfn, start), min(pfn + BLOCK, end)) and
+        advances by the pages each step counts, so the counts add up to that
+        overlap exactly, even for a block that changed while it was walked.
+        Memory hotplug moves a span between snapshots: any span the zone had
+        will do."""
+        for nid, zone, pfn, pages, e in self.census_pages:
+            inside = {min(pfn + BLOCK, end) - max(pfn, start)
+                      for start, end in self.all_spans.get((nid, zone), ())} - {0}
+            if inside and pages not in inside:
+                self.fail('census-pages', e, '%d pages counted, the block has %s in its zone'
+                          % (pages, ' or '.join(map(str, sorted(inside)))))
+
     def zones(self):
         listed = {(num(e.f['nid']), e.f['zone']) for (kind, _), evs in self.runs.items()
                   if kind == 'state' for e in evs}
@@ -332,6 +351,7 @@ class Fields:
         self.zones()
         self.gens()
         self.snapshots()
+        self.census_sums()
         return self.bad
 
 

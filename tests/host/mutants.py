@@ -235,6 +235,7 @@ SELFTESTS = (
     ('types', 'v2-offline', [('set', 'migrate_folio', 0, 'src_mt', 'Movable')]),
     ('cpu', 'v2-offline', [('set', 'pcp_drain', ('reason', 'free_high'), 'cpu', '^1')]),
     ('census', 'v612-offline', [('drop', 'pageblock_census', 5)]),
+    ('census-pages', 'v612-offline', [('set', 'pageblock_census', 5, 'lru', '+1')]),
     ('dump', 'v2-offline', [('dump', 'repeat a block line')]),
 )
 
