@@ -13,6 +13,16 @@
 # event failed (mm/migrate.c counts an -EAGAIN left at the last pass, and
 # on -ENOMEM the -EAGAIN folios of that pass).  A task's first call may
 # have begun before tracing did: its events may fall short, never exceed.
+# A folio comes back on a later pass only after -EAGAIN: an event at pass
+# p > 0 follows, among its folio's events in the call, an -EAGAIN at pass
+# p - 1 (a split's pieces and 6.12's stages and synchronous round start
+# again at pass 0, which needs no predecessor; a large folio that a
+# longterm pin could not split yet is retried after -ENOMEM).  On 6.12
+# a synchronous call tries a folio in its own mode only after the
+# MIGRATE_ASYNC batch failed to move it (migrate_pages_sync()): such an
+# event follows an unsuccessful MIGRATE_ASYNC event of its folio (hugetlb
+# pages go straight to the call's mode, before any other folio: the
+# call's events of order >= 9 before its first MIGRATE_ASYNC one).
 # usage: migrations.py DIR | --report FILE  [--min-calls N] [--reasons a,b]
 #        [--kernel 6.1|6.12]
 from report import Tap, events, oracle_args
@@ -29,12 +39,33 @@ NOT_FINAL = ('success', 'EAGAIN', 'ENOMEM', 'ENOSYS')
 open_calls = {}         # pid -> migrate_folio events since its last call ended
 seen = set()            # pids with a call ended: later calls are complete
 calls, reasons = 0, {}
-wrong_reason, wrong_mode, wrong_count, over = [], [], [], []
+wrong_reason, wrong_mode, wrong_count, over, wrong_pass = [], [], [], [], []
 folios = 0
 
 
 def pages(e):
     return 1 << e.num('order')
+
+
+def retried(prev, p):
+    """Whether prev, a folio's previous event, sends it to pass p."""
+    if not prev or prev.num('pass') != p - 1:
+        return False
+    return prev.f['result'] == 'EAGAIN' or (prev.f['result'] == 'ENOMEM' and prev.num('order')
+                                             and prev.f['reason'] == 'longterm_pin')
+
+
+def sync_without_async(e, prev, mode, complete, hugetlb_done):
+    """6.12: e is in the call's synchronous mode, yet its folio's previous
+    attempt is not a failed MIGRATE_ASYNC one (prev: that attempt)."""
+    if a.kernel != '6.12' or mode == 'MIGRATE_ASYNC' or e.f['mode'] != mode or \
+            not (prev or complete):
+        return False
+    if e.num('order') >= HPAGE_PMD_ORDER and not hugetlb_done:
+        return False
+    if prev is None:
+        return True
+    return prev.f['mode'] == 'MIGRATE_ASYNC' and prev.f['result'] in ('success', '0')
 
 
 def check_call(call, evs, complete):
@@ -49,7 +80,15 @@ def check_call(call, evs, complete):
             wrong_mode.append('%s: in a call with mode %s' % (e, mode))
     ok = [e for e in evs if e.f['result'] in ('success', '0')]
     last = {}
+    hugetlb_done = False    # a MIGRATE_ASYNC event ends migrate_hugetlbs()
     for e in evs:
+        hugetlb_done = hugetlb_done or e.f['mode'] == 'MIGRATE_ASYNC'
+        prev, p = last.get(e.num('src_pfn')), e.num('pass')
+        if p and (prev or complete) and not retried(prev, p):
+            wrong_pass.append('%s: pass %d after %s' % (e, p, prev or 'no earlier attempt'))
+        if sync_without_async(e, prev, mode, complete, hugetlb_done):
+            wrong_mode.append('%s: in mode %s before a failed MIGRATE_ASYNC attempt (after %s)'
+                              % (e, mode, prev or 'none'))
         last[e.num('src_pfn')] = e
     folios += len(last)
     failed_last = sum(pages(e) for e in last.values() if e.f['result'] not in ('success', '0'))
@@ -88,8 +127,11 @@ for r in a.reasons:
     t.check(reasons.get(r, 0) > 0, 'calls with reason %s happened (%d)' % (r, reasons.get(r, 0)))
 t.check(not wrong_reason, "every migrate_folio has its call's reason", wrong_reason)
 t.check(not wrong_mode, "every migrate_folio has its call's mode%s" % (
-    ' or MIGRATE_ASYNC (6.12)' if a.kernel == '6.12' else ''), wrong_mode)
+    ' or MIGRATE_ASYNC (6.12), its own only after a failed MIGRATE_ASYNC attempt'
+    if a.kernel == '6.12' else ''), wrong_mode)
 t.check(not wrong_count, 'per call, the successful and failed folios add up to '
         'mm_migrate_pages (%d folios)' % folios, wrong_count)
+t.check(not wrong_pass, 'a folio is retried at pass p > 0 only after -EAGAIN at pass p - 1',
+        wrong_pass)
 t.check(not over, "no task's first call has more successes than it reports", over)
 t.done()

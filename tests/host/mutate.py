@@ -194,6 +194,38 @@ def migration_wrong_reason(L, side):
     return _first_migration_other(L, 'reason', 'numa_misplaced', 'compaction')
 
 
+PID = re.compile(r'-(\d+)\s+\[')
+
+
+def _in_seen_call(L, want):
+    """The first migrate_folio, with its call's end, of a call tracing saw
+    from its start (its task ended one before) for which want(line) holds."""
+    ended = set()
+    for i, l in enumerate(L):
+        pid = PID.search(l).group(1) if PID.search(l) else None
+        if ev(l) == 'mm_migrate_pages':
+            ended.add(pid)
+        elif ev(l) == 'migrate_folio' and pid in ended and want(l):
+            end = next(m for m in L[i:] if ev(m) == 'mm_migrate_pages' and
+                       PID.search(m).group(1) == pid)
+            return i, end
+    raise SystemExit('mutate.py: no migrate_folio in a call seen whole')
+
+
+def migration_pass_without_retry(L, side):
+    """A first attempt reported at pass 1: the pass counter of a call that
+    tracing saw from its start runs ahead."""
+    i, _ = _in_seen_call(L, lambda l: field(l, 'pass') == '0')
+    return L[:i] + [setf(L[i], 'pass', 1)] + L[i + 1:]
+
+
+def migration_sync_before_async(L, side):
+    """6.12: an attempt of the MIGRATE_ASYNC batch of a synchronous call
+    reported in the call's own mode, as if the batch had been skipped."""
+    i, end = _in_seen_call(L, lambda l: field(l, 'mode') == 'MIGRATE_ASYNC')
+    return L[:i] + [setf(L[i], 'mode', field(end, 'mode'))] + L[i + 1:]
+
+
 
 def extfrag_wrong_order(L, side):
     """mm_page_alloc_extfrag and pageblock_steal disagree on the fallback
@@ -493,7 +525,8 @@ DEFECTS = {f.__name__.replace('_', '-'): f for f in (
     isolate_free_from_movable, census_lru_as_kernel, census_free_as_pcp,
     census_slab_as_pgtable, census_block_twice, claim_below_half, unclaimed_above_half,
     migration_failure_as_success, migration_wrong_mode,
-    migration_wrong_reason, extfrag_wrong_order)}
+    migration_wrong_reason, migration_pass_without_retry, migration_sync_before_async,
+    extfrag_wrong_order)}
 
 if __name__ == '__main__':
     if len(sys.argv) not in (4, 6) or sys.argv[1] not in DEFECTS:

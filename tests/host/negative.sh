@@ -205,6 +205,11 @@ case_ migration-failure-as-success migrations.py compact.report.gz - \
 case_ migration-wrong-mode migrations.py compact.report.gz - "call's mode" --
 case_ migration-wrong-reason migrations.py compact.report.gz - "call's reason" --
 case_ migration-wrong-mode migrations.py v612-compact.report.gz - "call's mode" -- --kernel 6.12
+case_ migration-pass-without-retry migrations.py compact.report.gz - 'only after -EAGAIN' --
+case_ migration-pass-without-retry migrations.py v612-compact.report.gz - 'only after -EAGAIN' -- \
+	--kernel 6.12
+case_ migration-sync-before-async migrations.py v612-compact.report.gz - "call's mode" -- \
+	--kernel 6.12
 # each steal against the claim rule and mainline's mm_page_alloc_extfrag
 case_ extfrag-wrong-order steal_flip.py extfrag.report.gz - 'mm_page_alloc_extfrag' --
 case_ extfrag-wrong-order steal_flip.py v612-extfrag.report.gz - 'mm_page_alloc_extfrag' -- \
