@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "blame.h"
+#include "blame_tally.h"
 #include "util.h"
 
 #define MAX_STACK_ID (1u << 20)
@@ -71,6 +72,12 @@ void fv_blame_init(struct fv_blame *b)
 	b->pageblock_order = 9;
 }
 
+void fv_blame_init_tallied(struct fv_blame *b)
+{
+	fv_blame_init(b);
+	b->tally = fv_tally_new();
+}
+
 void fv_blame_free(struct fv_blame *b)
 {
 	for (size_t i = 0; i < b->nr_stacks; i++) {
@@ -85,6 +92,7 @@ void fv_blame_free(struct fv_blame *b)
 	free(b->recs);
 	free(b->comms);
 	free(b->last);
+	fv_tally_free(b->tally);
 	memset(b, 0, sizeof(*b));
 }
 
@@ -103,16 +111,8 @@ static int64_t *last_of(struct fv_blame *b, int32_t cpu)
 	return &b->last[cpu];
 }
 
-static void add_rec(struct fv_blame *b, const struct fv_event *ev)
+static void fill_rec(struct fv_blame_rec *r, const struct fv_event *ev)
 {
-	struct fv_blame_rec *r;
-	int64_t *last;
-
-	if (b->nr_recs == b->cap_recs) {
-		b->cap_recs = b->cap_recs ? 2 * b->cap_recs : 1024;
-		b->recs = xrealloc(b->recs, b->cap_recs * sizeof(*b->recs));
-	}
-	r = &b->recs[b->nr_recs];
 	memset(r, 0, sizeof(*r));
 	r->ts = ev->ts;
 	r->cpu = ev->cpu;
@@ -124,7 +124,6 @@ static void add_rec(struct fv_blame *b, const struct fv_event *ev)
 		r->a = ev->flip.old_mt;
 		r->b = ev->flip.new_mt;
 		r->reason = ev->flip.reason;
-		b->nr_flips++;
 	} else {
 		/* an extfrag's block needs the pageblock order: at finish */
 		r->block = ev->kind == FV_EV_STEAL ? ev->steal.block_pfn :
@@ -133,13 +132,55 @@ static void add_rec(struct fv_blame *b, const struct fv_event *ev)
 		r->a = ev->steal.alloc_mt;
 		r->b = ev->steal.block_mt;
 		r->claimed = ev->steal.claimed;
-		b->nr_steals++;
-		b->nr_extfrag += ev->kind == FV_EV_EXTFRAG;
 	}
-	last = last_of(b, ev->cpu);
+}
+
+static void append_rec(struct fv_blame *b, const struct fv_blame_rec *r,
+		       int64_t *last)
+{
+	if (b->nr_recs == b->cap_recs) {
+		b->cap_recs = b->cap_recs ? 2 * b->cap_recs : 1024;
+		b->recs = xrealloc(b->recs, b->cap_recs * sizeof(*b->recs));
+	}
 	if (last)
 		*last = b->nr_recs;
-	b->nr_recs++;
+	b->recs[b->nr_recs++] = *r;
+}
+
+/*
+ * A tally takes a record once no stack can follow it: it waits in its
+ * CPU's slot of recs until the CPU's next record (or the finish).
+ */
+static void tally_rec(struct fv_blame *b, const struct fv_blame_rec *r,
+		      int64_t *last)
+{
+	if (!last) {
+		fv_tally_add(b->tally, r);	/* no CPU, no stack */
+		return;
+	}
+	if (b->cap_recs < b->nr_cpus) {
+		b->cap_recs = b->nr_cpus;
+		b->recs = xrealloc(b->recs, b->cap_recs * sizeof(*b->recs));
+	}
+	if (*last >= 0)
+		fv_tally_add(b->tally, &b->recs[*last]);
+	b->recs[r->cpu] = *r;
+	*last = r->cpu;
+}
+
+static void add_rec(struct fv_blame *b, const struct fv_event *ev)
+{
+	int64_t *last = last_of(b, ev->cpu);
+	struct fv_blame_rec r;
+
+	fill_rec(&r, ev);
+	b->nr_flips += ev->kind == FV_EV_FLIP;
+	b->nr_steals += ev->kind != FV_EV_FLIP;
+	b->nr_extfrag += ev->kind == FV_EV_EXTFRAG;
+	if (b->tally)
+		tally_rec(b, &r, last);
+	else
+		append_rec(b, &r, last);
 }
 
 /* A stack belongs to the CPU's last record if it is the event it names. */
@@ -314,10 +355,37 @@ void fv_blame_keep(struct fv_blame *b,
 	b->nr_recs = n;
 }
 
+/* A tally's stacks: the CPUs' last records get none now. */
+static void tally_last_recs(struct fv_blame *b)
+{
+	for (size_t cpu = 0; b->tally && cpu < b->nr_cpus; cpu++) {
+		if (b->last[cpu] >= 0)
+			fv_tally_add(b->tally, &b->recs[b->last[cpu]]);
+		b->last[cpu] = -1;
+	}
+}
+
+/* A tally's events with a stack, as recs would have them: defined ones. */
+static void tally_with_stack(struct fv_blame *b)
+{
+	struct fv_blame_group *g;
+	size_t n;
+
+	if (!b->tally || !b->nr_with_stack)
+		return;
+	n = fv_blame_rank(b, FV_BLAME_BY_STACK, &g);
+	b->nr_with_stack = fv_blame_events(b);
+	for (size_t i = 0; i < n; i++)
+		if (g[i].key < 0)
+			b->nr_with_stack -= g[i].events;
+	free(g);
+}
+
 void fv_blame_finish(struct fv_blame *b, unsigned int pageblock_order)
 {
 	uint64_t mask;
 
+	tally_last_recs(b);
 	if (pageblock_order > 30)
 		pageblock_order = 9;
 	b->pageblock_order = pageblock_order;
@@ -348,6 +416,7 @@ void fv_blame_finish(struct fv_blame *b, unsigned int pageblock_order)
 		b->nr_comms = n;
 	}
 	find_sites(b);
+	tally_with_stack(b);
 }
 
 const char *fv_blame_comm_of(const struct fv_blame *b, int32_t pid)
@@ -402,13 +471,11 @@ void fv_blame_key_name(const struct fv_blame *b, enum fv_blame_by by,
 
 /* ---- ranking ---- */
 
-enum what { W_POLLUTED, W_CLAIMED, W_FLIPPED, W_OTHER };
-
 struct item {
 	int64_t key;
 	uint64_t block;
 	int32_t pid, stack;
-	uint8_t what;			/* enum what */
+	uint8_t what;			/* enum fv_blame_what */
 	bool steal;
 };
 
@@ -429,15 +496,15 @@ static int64_t key_of(const struct fv_blame *b, const struct fv_blame_rec *r,
 	return -1;
 }
 
-static enum what what_of(const struct fv_blame_rec *r)
+enum fv_blame_what fv_blame_what(const struct fv_blame_rec *r)
 {
 	if (r->kind == FV_EV_FLIP)
-		return W_FLIPPED;
+		return FV_BLAME_FLIPPED;
 	if (r->claimed)
-		return W_CLAIMED;
+		return FV_BLAME_CLAIMED;
 	if (r->a != r->b)
-		return W_POLLUTED;
-	return W_OTHER;
+		return FV_BLAME_POLLUTED;
+	return FV_BLAME_OTHER;
 }
 
 static int cmp_item(const void *x, const void *y)
@@ -496,12 +563,12 @@ static void fill_group(struct fv_blame_group *g, const struct item *it,
 			     it[i].block != it[i - 1].block;
 
 		g->steals += it[i].steal;
-		g->flips += it[i].what == W_FLIPPED;
-		if (it[i].what == W_OTHER || !first)
+		g->flips += it[i].what == FV_BLAME_FLIPPED;
+		if (it[i].what == FV_BLAME_OTHER || !first)
 			continue;
-		if (it[i].what == W_POLLUTED)
+		if (it[i].what == FV_BLAME_POLLUTED)
 			g->polluted++;
-		else if (it[i].what == W_CLAIMED)
+		else if (it[i].what == FV_BLAME_CLAIMED)
 			g->claimed++;
 		if (g->nr_example < FV_BLAME_EXAMPLES &&
 		    !has_example(g, it[i].block))
@@ -515,7 +582,7 @@ static void fill_group(struct fv_blame_group *g, const struct item *it,
 	g->top_stack = mode_of(scratch, n, &g->top_stack_events);
 }
 
-static int cmp_group(const void *x, const void *y)
+int fv_blame_group_cmp(const void *x, const void *y)
 {
 	const struct fv_blame_group *a = x, *b = y;
 
@@ -530,20 +597,46 @@ static int cmp_group(const void *x, const void *y)
 	return a->key < b->key ? -1 : a->key > b->key;
 }
 
+struct tally_keys {
+	const struct fv_blame *b;
+	enum fv_blame_by by;
+};
+
+/*
+ * A tally's id (a pid; for a stack or site, a stack id) as key_of()
+ * makes it a group's key, the stacks never defined none, as
+ * fv_blame_finish() makes them in records.
+ */
+static int64_t tally_key(int64_t id, void *ctx)
+{
+	const struct tally_keys *k = ctx;
+	const struct fv_blame_rec r = {
+		.pid = id, .stack = fv_blame_stack_of(k->b, id) ? id : -1,
+	};
+
+	return key_of(k->b, &r, k->by);
+}
+
 size_t fv_blame_rank(const struct fv_blame *b, enum fv_blame_by by,
 		     struct fv_blame_group **out)
 {
-	struct item *it = xmalloc((b->nr_recs + 1) * sizeof(*it));
-	int32_t *scratch = xmalloc((b->nr_recs + 1) * sizeof(*scratch));
+	struct tally_keys k = { .b = b, .by = by };
 	struct fv_blame_group *g = NULL;
+	struct item *it;
+	int32_t *scratch;
 	size_t nr = 0;
 
+	if (b->tally)
+		return fv_tally_rank(b->tally, by, tally_key, &k,
+				     b->pageblock_order, out);
+	it = xmalloc((b->nr_recs + 1) * sizeof(*it));
+	scratch = xmalloc((b->nr_recs + 1) * sizeof(*scratch));
 	for (size_t i = 0; i < b->nr_recs; i++) {
 		const struct fv_blame_rec *r = &b->recs[i];
 
 		it[i] = (struct item){
 			.key = key_of(b, r, by), .block = r->block,
-			.pid = r->pid, .stack = r->stack, .what = what_of(r),
+			.pid = r->pid, .stack = r->stack, .what = fv_blame_what(r),
 			.steal = r->kind != FV_EV_FLIP,
 		};
 	}
@@ -555,7 +648,7 @@ size_t fv_blame_rank(const struct fv_blame *b, enum fv_blame_by by,
 		fill_group(&g[nr++], it + i, j - i, scratch);
 	}
 	if (nr)
-		qsort(g, nr, sizeof(*g), cmp_group);
+		qsort(g, nr, sizeof(*g), fv_blame_group_cmp);
 	free(it);
 	free(scratch);
 	*out = g;

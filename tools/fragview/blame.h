@@ -7,7 +7,8 @@
  * extfrag its task (common_pid), the saved comms, and the kernel stack a
  * stacktrace trigger recorded right after the event on its CPU
  * (FV_EV_STACK, trace.h); fv_blame_apply() keeps one record per event,
- * fv_blame_rank() groups and ranks them.
+ * fv_blame_rank() groups and ranks them.  Or, for stats, no records:
+ * a tally of their counts per task and stack (blame_tally.h).
  */
 #ifndef FRAGVIEW_BLAME_H
 #define FRAGVIEW_BLAME_H
@@ -41,10 +42,20 @@ struct fv_blame_stack {
 	int32_t site_id;		/* index in fv_blame.sites, -1: none */
 };
 
+/* What a record did to its block, as a ranking counts it. */
+enum fv_blame_what {
+	FV_BLAME_POLLUTED,	/* an unclaimed steal left it mixed */
+	FV_BLAME_CLAIMED,	/* a steal took it over */
+	FV_BLAME_FLIPPED,	/* a flip */
+	FV_BLAME_OTHER,		/* a steal of its own type */
+};
+
 struct fv_blame_comm {
 	int32_t pid;
 	char comm[17];
 };
+
+struct fv_tally;
 
 struct fv_blame {
 	unsigned int pageblock_order;	/* block of an extfrag pfn */
@@ -57,6 +68,8 @@ struct fv_blame {
 	char **sites;			/* site function names */
 	size_t nr_sites;
 	int64_t *last;			/* per CPU: its last record, -1 */
+	struct fv_tally *tally;		/* or NULL: the counts, not the records
+					 * (recs: each CPU's last, by CPU) */
 	size_t nr_cpus;
 	uint64_t nr_steals, nr_flips, nr_extfrag, nr_with_stack;
 	uint64_t nr_stack_events;	/* FV_EV_STACK seen */
@@ -84,6 +97,14 @@ struct fv_blame_group {
 };
 
 void fv_blame_init(struct fv_blame *b);
+/*
+ * For stats: records only until their stack is known, then their counts
+ * per task and stack (blame_tally.h), so nr_recs stays 0 and the memory
+ * grows with the tasks, stacks and blocks, not with the events.  The
+ * ranking then has no examples and no top task or stack, and
+ * fv_blame_keep() cannot be used.
+ */
+void fv_blame_init_tallied(struct fv_blame *b);
 void fv_blame_free(struct fv_blame *b);
 
 /* Steals, extfrags, flips and stacks; other events are ignored. */
@@ -110,13 +131,22 @@ const char *fv_blame_comm_of(const struct fv_blame *b, int32_t pid);
 const struct fv_blame_stack *fv_blame_stack_of(const struct fv_blame *b,
 					       int32_t id);
 
+/* The steals and flips counted (what a ranking's groups add up to). */
+static inline uint64_t fv_blame_events(const struct fv_blame *b)
+{
+	return b->nr_steals + b->nr_flips;
+}
+
+enum fv_blame_what fv_blame_what(const struct fv_blame_rec *r);
 /*
  * The ranking by task, stack or site: groups sorted by steals, then
- * blocks polluted, blocks claimed, flips (descending), then key.
- * *out is allocated (free() it); returns the number of groups.
+ * blocks polluted, blocks claimed, flips (descending), then key
+ * (fv_blame_group_cmp(), for qsort()).  *out is allocated (free() it);
+ * returns the number of groups.
  */
 size_t fv_blame_rank(const struct fv_blame *b, enum fv_blame_by by,
 		     struct fv_blame_group **out);
+int fv_blame_group_cmp(const void *x, const void *y);
 
 /*
  * A group's name: task "comm-pid", stack "#id", site its function;

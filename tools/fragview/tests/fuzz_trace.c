@@ -56,6 +56,7 @@ struct sinkctx {
 	struct fv_model *m;
 	struct fv_stats *s;
 	struct fv_blame *b;
+	struct fv_blame *tally;		/* stats': the counts (blame_tally.h) */
 	bool have[FV_EV_NR];		/* the kinds the input has */
 };
 
@@ -66,6 +67,7 @@ static int on_event(const struct fv_event *ev, void *ctx)
 	if (ev->kind < FV_EV_NR)
 		c->have[ev->kind] = true;
 	fv_blame_apply(c->b, ev);
+	fv_blame_apply(c->tally, ev);
 	if (fv_model_apply(c->m, ev))
 		return -1;
 	fv_stats_apply(c->s, ev);
@@ -78,6 +80,7 @@ static int on_comm(int32_t pid, const char *comm, void *ctx)
 	struct sinkctx *c = ctx;
 
 	fv_blame_add_comm(c->b, pid, comm);
+	fv_blame_add_comm(c->tally, pid, comm);
 	return 0;
 }
 
@@ -86,6 +89,7 @@ static int on_stack(uint32_t id, const char *frames, void *ctx)
 	struct sinkctx *c = ctx;
 
 	fv_blame_add_stack(c->b, id, frames);
+	fv_blame_add_stack(c->tally, id, frames);
 	return 0;
 }
 
@@ -483,6 +487,29 @@ static void check_model(struct fv_model *m)
 	free(mm);
 }
 
+/* stats' tally ranks as blame's records do, every group's counts */
+static void check_tally(const struct fv_blame *b, const struct fv_blame *t)
+{
+	if (b->nr_with_stack != t->nr_with_stack ||
+	    fv_blame_events(b) != fv_blame_events(t))
+		abort();
+	for (int by = 0; by < 3; by++) {
+		struct fv_blame_group *g, *h;
+		size_t n = fv_blame_rank(b, by, &g);
+
+		if (fv_blame_rank(t, by, &h) != n)
+			abort();
+		for (size_t i = 0; i < n; i++)
+			if (g[i].key != h[i].key || g[i].steals != h[i].steals ||
+			    g[i].polluted != h[i].polluted ||
+			    g[i].claimed != h[i].claimed ||
+			    g[i].flips != h[i].flips || g[i].events != h[i].events)
+				abort();
+		free(g);
+		free(h);
+	}
+}
+
 /* As capture.c finishes a capture: what the input's kinds announce. */
 static void finish(struct sinkctx *c)
 {
@@ -497,7 +524,9 @@ static void finish(struct sinkctx *c)
 	fv_compact_finish(m->compact, m);
 	fv_stats_finish(c->s, m);
 	fv_blame_finish(c->b, m->pageblock_order);
-	c->s->blame = c->b;
+	fv_blame_finish(c->tally, m->pageblock_order);
+	check_tally(c->b, c->tally);
+	c->s->blame = c->tally;		/* as fragview stats has it */
 }
 
 static void read_dump(const uint8_t *data, size_t size, struct fv_model *m)
@@ -569,8 +598,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fv_model m;
-	struct fv_blame b;
-	struct sinkctx ctx = { .m = &m, .b = &b };
+	struct fv_blame b, tally;
+	struct sinkctx ctx = { .m = &m, .b = &b, .tally = &tally };
 	struct choice ch;
 
 	if (size < HEADER)
@@ -586,6 +615,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	m.compact = fv_compact_new();
 	ctx.s = fv_stats_new();
 	fv_blame_init(&b);
+	fv_blame_init_tallied(&tally);
 	data += HEADER;
 	size -= HEADER;
 
@@ -621,6 +651,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	run_job(devnull, &ch, &m, ctx.s, &b);
 	fv_stats_free(ctx.s);
 	fv_blame_free(&b);
+	fv_blame_free(&tally);
 	fv_compact_free(m.compact);
 	fv_model_free(&m);
 	return 0;
