@@ -56,7 +56,7 @@ int cmd_stats(int argc, char **argv)
 	r = pick_renderer("stats", &oc, RENDER_STATS);
 
 	fv_model_init(&m);
-	fv_blame_init(&b);
+	fv_blame_init_tallied(&b);	/* the counts: no record per event */
 	s = fv_stats_new();
 	if (!s)
 		die("out of memory");

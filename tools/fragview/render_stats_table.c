@@ -278,7 +278,7 @@ static int render_stats(FILE *out, const struct fv_model *m,
 	stats_migrations(&t, s);
 	stats_zones(&t, s);
 	stats_census(&t, s);
-	if (s->blame && s->blame->nr_recs)
+	if (s->blame && fv_blame_events(s->blame))
 		render_blame_stats(&t, s->blame);
 	tab_close(&t);
 	if (fmt == TAB_JSON)

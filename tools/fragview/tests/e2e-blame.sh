@@ -22,6 +22,27 @@ cd "$tmp"
 # shellcheck source=tools/fragview/tests/e2e-lib.sh
 . "$here/e2e-lib.sh"
 
+# stats' polluters are blame's first five by task and by site, number
+# for number, and its totals blame's (stats counts, blame keeps records)
+same_top5() {	# CAPTURE
+	"$fv" stats "$1" --format json > top-stats.json 2>/dev/null || return 1
+	for by in task site; do
+		"$fv" blame "$1" --by $by --top 5 --format json \
+			> top-blame.json 2>/dev/null || return 1
+		python3 - "$by" <<'PY' || return 1
+import json, sys
+by = sys.argv[1]
+cols = ('rank', 'key', 'steals', 'polluted', 'claimed', 'flips', 'events')
+s = json.load(open('top-stats.json'))['polluters']
+b = json.load(open('top-blame.json'))
+assert s[by] and [[g[c] for c in cols] for g in s[by]] == \
+    [[g[c] for c in cols] for g in b['groups']], (s[by], b['groups'])
+totals = ('steals', 'extfrag', 'flips', 'with_stack')
+assert [s[t] for t in totals] == [b[t] for t in totals]
+PY
+	done
+}
+
 python3 "$here/mkcapture.py" none none.dat 2>/dev/null
 python3 "$here/mkcapture.py" mobility mob.dat 2>/dev/null
 
@@ -67,6 +88,8 @@ PY
 	"$fv" stats "$pol" --format json > stats.json
 	[ "$(jget stats.json 'd["polluters"]["task"][0]["task"]["comm"]')" = fv-polluter ] &&
 		ok "stats json: polluters" || nok "stats json polluters"
+	same_top5 "$pol" && ok "stats: the polluters are blame's top 5" ||
+		nok "stats polluters are not blame's top 5"
 	expect "blame -o /dev/full" 4 \
 		"fragview: /dev/full: write failed: No space left on device" -- \
 		"$fv" blame "$pol" -o /dev/full
@@ -107,6 +130,9 @@ if [ -e "$f" ]; then
 	grep -qE '^ +1 .*  pipe_write$' out.txt &&
 		ok "blame on a stock-kernel capture: extfrag stacks give pipe_write" ||
 		nok "blame stock stacks" "$(head -8 out.txt)"
+	same_top5 "$f" &&
+		ok "stats on a stock-kernel capture: the polluters are blame's top 5" ||
+		nok "stats polluters (stock) are not blame's top 5"
 fi
 f=$fixtures/idle.dat
 if [ -e "$f" ]; then
