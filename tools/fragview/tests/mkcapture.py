@@ -13,7 +13,11 @@ kernel has no MIGRATE_CMA, so Isolate is 4; zones and reasons are
 permuted), so a reader that hard-codes numbers gets the tests wrong.
 
 usage: mkcapture.py SCENARIO OUT.dat [--events N] [--v7] [--facts F.json]
-                   [--comm NAME] [--zone-marks] [--cpus N]
+                   [--comm NAME] [--zone-marks] [--cpus N] [--snapshots N]
+--snapshots (mobility, lostflip, census): N snapshots instead of 3, the
+events spread between them, as a recorder's periodic ticker writes them
+(256 state records each: a block whose free pages stay keeps its
+largest order, so most repeat the block's previous record).
 --zone-marks (v2 scenarios): the recorder's trace_marker zone lines
 before each snapshot (facts "zone_marks").
 --cpus: a capture of N CPUs (N > 2): the records of the two CPUs go to
@@ -368,7 +372,7 @@ class Sim:
 
 
 def gen_mobility(n_events, seed=1, lose_flip=False, snapshots=3,
-                 census_after=()):
+                 census_after=(), steady=False):
     sim = Sim(seed, 256)
     rng = sim.rng
     cpus = [[], []]
@@ -379,6 +383,9 @@ def gen_mobility(n_events, seed=1, lose_flip=False, snapshots=3,
     lost = None
 
     facts["snapshots_at"] = []
+    # steady: a block whose free pages stay keeps its largest order, as a
+    # real one does from tick to tick (else drawn anew each snapshot)
+    was = {}
 
     def snapshot(seq):
         nonlocal ts
@@ -388,10 +395,12 @@ def gen_mobility(n_events, seed=1, lose_flip=False, snapshots=3,
         for pfn, zone in sim.blocks:
             ts += 1000
             free = sim.free[pfn]
+            if not steady or was.get(pfn, (None,))[0] != free:
+                was[pfn] = (free, sim.largest(free))
             cpus[0].append((ts, record(
                 "pageblock_state", pfn=pfn, seq=seq, free_pages=free,
                 nid=0, zone=ZONE_NUM[zone], mt=MT_NUM[sim.mt[pfn]],
-                largest_order=sim.largest(free))))
+                largest_order=was[pfn][1])))
         facts["snapshots_at"].append({"at": "%d.%09d" % divmod(ts, 10**9),
                                       "letters": letters})
         if seq in census_after:
@@ -818,10 +827,14 @@ def main():
     if "--comm" in args:
         comm = codecs.escape_decode(args[args.index("--comm") + 1])[0]
     nr_cpus = int(args[args.index("--cpus") + 1]) if "--cpus" in args else 2
+    snaps = 1 if scenario == "onesnap" else 3
+    if "--snapshots" in args:
+        snaps = int(args[args.index("--snapshots") + 1])
 
     if scenario in ("mobility", "lostflip", "onesnap", "census"):
         cpus, facts = gen_mobility(n, lose_flip=scenario == "lostflip",
-                                   snapshots=1 if scenario == "onesnap" else 3,
+                                   snapshots=snaps,
+                                   steady="--snapshots" in args,
                                    census_after=(1, 3) if scenario == "census"
                                    else ())
         names = ["pageblock_state", "pageblock_flip", "pageblock_steal",
