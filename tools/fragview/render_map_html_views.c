@@ -6,14 +6,19 @@
  * Per view: its buckets (glyph, colour, label, exactly what the txt and
  * svg maps draw) and the changes of every shown block's cell in time
  * order, as columns: "t" (ns since the previous change, the first since
- * t0), "b" (block), "k" (bucket), "v" (value), "s" (the record: seq * 2
- * + 1 for a census, 0 for steals) and, for pollution, "n" (the record's
- * page counts, "counts" names them: what the block holds).  A block's
- * cell at time t is its last
- * change at or before t, or bucket "init" before its first one: the
- * rule of map_color_cell(), so the page draws what `fragview map --color
- * VIEW --at t` prints.  Steals change a cell only when the count enters
- * another bucket, which keeps the page small.
+ * t0), "b" (block), "k" (bucket), "v" (value) and, for pollution, "n"
+ * (the record's page counts, "counts" names them: what the block holds).
+ * A block's cell at time t is its last change at or before t, or bucket
+ * "init" before its first one: the rule of map_color_cell(), so the page
+ * draws what `fragview map --color VIEW --at t` prints.  A record that
+ * leaves the cell as it is (most snapshots of a ticker) is no change and
+ * is left out, which keeps the page small; steals change a cell only
+ * when the count enters another bucket, and their changes carry "s", 0.
+ *
+ * Which record a cell comes from (the details' "snapshot N", the
+ * legend's "as of") is in "sources" (render_map_html_sources.c), once
+ * for every view: "from" says which of its records a view reads (1:
+ * snapshots, 2: censuses).
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -28,8 +33,8 @@ struct view_out {
 	FILE *out;
 	uint64_t prev_ts;
 	size_t n;
-	/* the columns are written one after another: pass 0..5 */
-	int col;
+	/* the columns are written one after another, named by a letter */
+	char col;
 };
 
 struct change {
@@ -37,8 +42,15 @@ struct change {
 	int32_t block;			/* emitted index */
 	unsigned int bucket;
 	int64_t value;
-	uint32_t src;
 	const uint16_t *n;		/* census counts (pollution) */
+};
+
+/* What a block's cell shows: a record that leaves it so is no change. */
+struct shown {
+	bool set;
+	unsigned int bucket;
+	int64_t value;
+	const uint16_t *n;
 };
 
 static void put_change(struct view_out *w, const struct change *c)
@@ -46,23 +58,23 @@ static void put_change(struct view_out *w, const struct change *c)
 	const char *sep = w->n++ ? "," : "";
 
 	switch (w->col) {
-	case 0:
+	case 't':
 		fprintf(w->out, "%s%" PRIu64, sep, c->ts - w->prev_ts);
 		w->prev_ts = c->ts;
 		break;
-	case 1:
+	case 'b':
 		fprintf(w->out, "%s%d", sep, c->block);
 		break;
-	case 2:
+	case 'k':
 		fprintf(w->out, "%s%u", sep, c->bucket);
 		break;
-	case 3:
+	case 'v':
 		fprintf(w->out, "%s%" PRId64, sep, c->value);
 		break;
-	case 4:
-		fprintf(w->out, "%s%" PRIu32, sep, c->src);
+	case 's':			/* steals only: no record */
+		fprintf(w->out, "%s0", sep);
 		break;
-	case 5:
+	case 'n':
 		fputs(sep, w->out);
 		fputc('[', w->out);
 		for (int k = 0; k < FV_CN_NR; k++)
@@ -72,86 +84,82 @@ static void put_change(struct view_out *w, const struct change *c)
 	}
 }
 
-static void state_change(const struct fv_model *m, int color,
-			 const struct fv_state_rec *r, int32_t block,
-			 struct change *c)
+static void record_change(const struct fv_model *m, int color,
+			  const struct html_rec *r, struct change *c)
 {
-	int64_t v = color == MAP_COLOR_FREE ? (int64_t)r->free_pages
-					    : r->largest_order;
+	bool classed = true;
+	int64_t v;
 
-	*c = (struct change){ .ts = r->ts, .block = block, .value = v,
-		.bucket = map_color_bucket(color, m->pageblock_order, true,
-					   true, v),
-		.src = r->seq * 2 };
-}
-
-static void census_change(const struct fv_model *m, int color,
-			  const struct fv_census_rec *r, int32_t block,
-			  struct change *c)
-{
-	bool classed = fv_mt_mobility(r->mt) != FV_MOB_NONE;
-	int64_t v = color == MAP_COLOR_FREE ? r->n[FV_CN_FREE]
-					    : fv_census_foreign(r->n, r->mt);
-
-	*c = (struct change){ .ts = r->ts, .block = block, .value = v,
+	if (r->state) {
+		v = color == MAP_COLOR_FREE ? (int64_t)r->state->free_pages
+					    : r->state->largest_order;
+	} else {
+		classed = fv_mt_mobility(r->census->mt) != FV_MOB_NONE;
+		v = color == MAP_COLOR_FREE ?
+			r->census->n[FV_CN_FREE] :
+			fv_census_foreign(r->census->n, r->census->mt);
+	}
+	*c = (struct change){ .ts = r->ts, .block = r->block, .value = v,
 		.bucket = map_color_bucket(color, m->pageblock_order, true,
 					   classed, v),
-		.src = r->seq * 2 + 1, .n = r->n };
+		.n = color == MAP_COLOR_POLLUTION ? r->census->n : NULL };
+}
+
+/* Whether c changes what the block shows (and then it does). */
+static bool changes_cell(struct shown *was, const struct change *c)
+{
+	if (was->set && was->bucket == c->bucket && was->value == c->value &&
+	    (!c->n || !memcmp(was->n, c->n, FV_CN_NR * sizeof(*c->n))))
+		return false;
+	*was = (struct shown){ .set = true, .bucket = c->bucket,
+			       .value = c->value, .n = c->n };
+	return true;
+}
+
+static void walk_steals(struct view_out *w, const struct fv_model *m,
+			const int32_t *newidx, uint32_t *count)
+{
+	int color = MAP_COLOR_STEALS;
+
+	memset(count, 0, m->nr_blocks * sizeof(*count));
+	for (size_t j = 0; j < m->nr_steal_recs; j++) {
+		const struct fv_steal_rec *r = &m->steal_recs[j];
+		unsigned int before, after;
+		struct change c;
+
+		if (newidx[r->block] < 0)
+			continue;
+		before = map_color_bucket(color, m->pageblock_order, true, true,
+					  count[r->block]);
+		after = map_color_bucket(color, m->pageblock_order, true, true,
+					 ++count[r->block]);
+		if (before == after)
+			continue;
+		c = (struct change){ .ts = r->ts, .block = newidx[r->block],
+				     .bucket = after, .value = count[r->block] };
+		put_change(w, &c);
+	}
 }
 
 /*
- * Every change of the view, in time order, to w (one column per call).
- * free merges the pageblock_state and census records; at the same time
- * the census comes last, and wins, as in map_color_cell().
+ * Every change of the view, in time order, to w (one column per call):
+ * free merges the pageblock_state and census records, order reads the
+ * first, pollution the second.
  */
 static void walk(struct view_out *w, const struct fv_model *m, int color,
-		 const int32_t *newidx, uint32_t *count)
+		 const int32_t *newidx, struct shown *shown)
 {
-	size_t s = 0, k = 0;
-	bool states = color == MAP_COLOR_FREE || color == MAP_COLOR_ORDER;
-	bool census = color == MAP_COLOR_FREE || color == MAP_COLOR_POLLUTION;
+	struct html_rec_walk it;
+	struct html_rec r;
 	struct change c;
 
-	if (color == MAP_COLOR_STEALS) {
-		memset(count, 0, m->nr_blocks * sizeof(*count));
-		for (size_t j = 0; j < m->nr_steal_recs; j++) {
-			const struct fv_steal_rec *r = &m->steal_recs[j];
-			unsigned int before, after;
-
-			if (newidx[r->block] < 0)
-				continue;
-			before = map_color_bucket(color, m->pageblock_order,
-						  true, true, count[r->block]);
-			after = map_color_bucket(color, m->pageblock_order,
-						 true, true, ++count[r->block]);
-			if (before == after)
-				continue;
-			c = (struct change){ .ts = r->ts,
-				.block = newidx[r->block], .bucket = after,
-				.value = count[r->block] };
+	html_rec_walk_init(&it, m, newidx, color != MAP_COLOR_POLLUTION,
+			   color != MAP_COLOR_ORDER);
+	memset(shown, 0, m->nr_blocks * sizeof(*shown));
+	while (html_rec_next(&it, &r)) {
+		record_change(m, color, &r, &c);
+		if (changes_cell(&shown[r.block], &c))
 			put_change(w, &c);
-		}
-		return;
-	}
-	while ((states && s < m->nr_states) || (census && k < m->nr_census)) {
-		bool take_state = states && s < m->nr_states &&
-			(!census || k >= m->nr_census ||
-			 m->states[s].ts <= m->census[k].ts);
-
-		if (take_state) {
-			const struct fv_state_rec *r = &m->states[s++];
-
-			if (newidx[r->block] < 0)
-				continue;
-			state_change(m, color, r, newidx[r->block], &c);
-		} else {
-			const struct fv_census_rec *r = &m->census[k++];
-
-			if (newidx[r->block] < 0)
-				continue;
-			census_change(m, color, r, newidx[r->block], &c);
-		}
-		put_change(w, &c);
 	}
 }
 
@@ -173,25 +181,27 @@ static bool view_has_data(const struct fv_model *m, int color)
 	return true;
 }
 
-static const char *source_name(int color)
-{
-	switch (color) {
-	case MAP_COLOR_FREE:
-		return "pageblock_state snapshot or census";
-	case MAP_COLOR_ORDER:
-		return "pageblock_state snapshot";
-	case MAP_COLOR_POLLUTION:
-		return "census";
-	}
-	return "";
-}
+/*
+ * Per view: what the legend says its cells come from, the records it
+ * reads ("from": 1 snapshots, 2 censuses) and the columns of its changes.
+ */
+static const struct view_kind {
+	const char *source;
+	int from;
+	const char *columns;
+} kinds[MAP_COLOR_NR] = {
+	[MAP_COLOR_FREE] = { "pageblock_state snapshot or census", 3, "tbkv" },
+	[MAP_COLOR_ORDER] = { "pageblock_state snapshot", 1, "tbkv" },
+	[MAP_COLOR_POLLUTION] = { "census", 2, "tbkvn" },
+	[MAP_COLOR_STEALS] = { "", 0, "tbkvs" },
+};
 
 void html_put_views(FILE *out, const struct fv_model *m,
 		    const int32_t *newidx, uint64_t t0, int initial)
 {
-	static const char *const cols[6] = { "t", "b", "k", "v", "s", "n" };
-	uint32_t *count = xcalloc(m->nr_blocks ? m->nr_blocks : 1,
-				  sizeof(*count));
+	size_t nr = m->nr_blocks ? m->nr_blocks : 1;
+	uint32_t *count = xcalloc(nr, sizeof(*count));
+	struct shown *shown = xcalloc(nr, sizeof(*shown));
 
 	fputs(",\n\"views\":{\"initial\":", out);
 	map_put_json_str(out, map_color_name(initial));
@@ -206,15 +216,16 @@ void html_put_views(FILE *out, const struct fv_model *m,
 		struct map_bucket b[MAP_MAX_BUCKETS];
 		size_t nb = map_color_buckets(color, m->pageblock_order, b);
 		bool have = view_has_data(m, color);
+		const struct view_kind *kind = &kinds[color];
 
 		fprintf(out, "%s\n{\"name\":", color > MAP_COLOR_FREE ? "," : "");
 		map_put_json_str(out, map_color_name(color));
 		fputs(",\"title\":", out);
 		map_put_json_str(out, map_color_title(color));
 		fputs(",\"source\":", out);
-		map_put_json_str(out, source_name(color));
-		fprintf(out, ",\"have\":%s,\"init\":%u,\"buckets\":[",
-			have ? "true" : "false",
+		map_put_json_str(out, kind->source);
+		fprintf(out, ",\"have\":%s,\"from\":%d,\"init\":%u,\"buckets\":[",
+			have ? "true" : "false", kind->from,
 			map_color_bucket(color, m->pageblock_order,
 					 color == MAP_COLOR_STEALS, true, 0));
 		for (size_t k = 0; k < nb; k++) {
@@ -227,16 +238,21 @@ void html_put_views(FILE *out, const struct fv_model *m,
 			fputc(']', out);
 		}
 		fputc(']', out);
-		for (int col = 0; col < (color == MAP_COLOR_POLLUTION ? 6 : 5);
-		     col++) {
-			struct view_out w = { .out = out, .prev_ts = t0, .col = col };
+		for (const char *col = kind->columns; *col; col++) {
+			struct view_out w = { .out = out, .prev_ts = t0, .col = *col };
 
-			fprintf(out, ",\"%s\":[", cols[col]);
-			walk(&w, m, color, newidx, count);
+			fprintf(out, ",\"%c\":[", *col);
+			if (color == MAP_COLOR_STEALS)
+				walk_steals(&w, m, newidx, count);
+			else
+				walk(&w, m, color, newidx, shown);
 			fputc(']', out);
 		}
 		fputc('}', out);
 	}
-	fputs("]}", out);
+	fputc(']', out);
+	html_put_sources(out, m, newidx, t0);
+	fputc('}', out);
+	free(shown);
 	free(count);
 }

@@ -10,6 +10,10 @@
  * "vexp=<view>@<trace ns>:<glyphs>" entries give a colour view
  * (map --color) of every block at that time as the txt map draws it,
  * "_" for a block off the map.
+ * "vsrc=<view>@<trace ns>:<record>|<older>" gives where the txt map
+ * says that view's cells come from: "census 2 at 5.023304 s" (its
+ * legend's "as of", seconds to 6 places) or "none", and how many blocks
+ * come from an older record.
  * "cmarks=<trace ns>:<migrate>:<free>:<fail>" gives how many blocks the
  * compaction overlay must mark at that time (a scanner pass, a failed
  * migration up to it), "callocs=<ok>:<failed>" the high-order
@@ -66,7 +70,7 @@ window.fragviewSelftest = function () {
 			read(first) + "' want '" + want[first] + "'" : true;
 	};
 	const glyphsMatch = (want) => cellsMatch(want, fv.cellGlyph);
-	const exp = [], vexp = [], cmarks = [], cexplain = [];
+	const exp = [], vexp = [], vsrc = [], cmarks = [], cexplain = [];
 	let callocs = null;
 	location.hash.split(";").forEach((kv) => {
 		const x = /^cexplain=(\d+):([a-z-]+):(\d+)$/.exec(kv);
@@ -86,6 +90,10 @@ window.fragviewSelftest = function () {
 		if (v)
 			vexp.push({ view: v[1], ts: Number(v[2]),
 				glyphs: decodeURIComponent(v[3]).replace(/_/g, " ") });
+		const vs = /^vsrc=(\w+)@(\d+):(.*)$/.exec(kv);
+		if (vs)
+			vsrc.push({ view: vs[1], ts: Number(vs[2]),
+				want: decodeURIComponent(vs[3]) });
 	});
 	fv.select(-1);
 	/* the type checks first, whatever view the page opened with */
@@ -144,6 +152,21 @@ window.fragviewSelftest = function () {
 			const r = glyphsMatch(e.glyphs);
 			fv.setView("type");
 			return r;
+		});
+	});
+	/* the legend's "as of": the record of every cell, as the txt map */
+	vsrc.forEach((e) => {
+		check("viewsrc@" + e.view + "@" + e.ts, () => {
+			if (fv.setView(e.view) !== e.view)
+				return "the page has no view " + e.view;
+			fv.setTime(e.ts);
+			const text = document.getElementById("fv-view-src").textContent;
+			fv.setView("type");
+			const as = /^as of (.* s):/.exec(text);
+			const older = /\(([0-9,]+) from an older one\)/.exec(text);
+			const got = (as ? as[1] : "none") + "|" +
+				(older ? older[1].replace(/,/g, "") : "0");
+			return got === e.want || "got '" + got + "' from '" + text + "'";
 		});
 	});
 	check("view-opened", () => opened === (/[#;]c=(\w+)/.exec(location.hash) ||

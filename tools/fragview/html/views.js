@@ -8,9 +8,13 @@
  *
  * A view is a list of buckets (glyph, colour, label: what the txt and
  * svg maps draw) and the changes of the cells in time order; a cell at
- * time t is its last change at or before t, else bucket "init".  Moving
- * in time recomputes the cells from the changes up to t (binary search,
- * then one pass) and reports only the cells whose bucket changed.
+ * time t is its last change at or before t, else bucket "init".  The
+ * record a cell comes from (the block's latest snapshot or census at or
+ * before t, of the kinds the view reads, "from") is in D.views.sources,
+ * shared by the views: a view has a change only where the cell changes.
+ * Moving in time recomputes the cells from the changes and the records
+ * up to t (binary search, then one pass) and reports only the cells
+ * whose bucket changed.
  *
  * window.fvViews(D, ui) -> { list, active(), select(name), seek(t,
  * touch), colour32(i, dim), glyph(i), glyphsAt(name, t, offline),
@@ -21,13 +25,20 @@
 window.fvViews = function (D, ui) {
 	const N = D.final.length;
 	const V = D.views ? D.views.list : [];
-	V.forEach((v) => {
-		const F = v.t.length;
-		v.T = new Float64Array(F);
-		for (let j = 0, t = 0; j < F; j++) {
-			t += v.t[j];
-			v.T[j] = t;
+	/* the records: runs S.s, their blocks S.b, times S.t */
+	const S = D.views && D.views.sources ||
+		{ s: [], b: [], t: [] };
+	function times(dt) {
+		const T = new Float64Array(dt.length);
+		for (let j = 0, t = 0; j < dt.length; j++) {
+			t += dt[j];
+			T[j] = t;
 		}
+		return T;
+	}
+	S.T = times(S.t);
+	V.forEach((v) => {
+		v.T = times(v.t);
 		v.col32 = v.buckets.map((b) => ui.rgba(b[1]));
 		v.dim32 = v.buckets.map((b) => ui.rgba(ui.mix(b[1], "#ffffff", 0.72)));
 	});
@@ -35,14 +46,14 @@ window.fvViews = function (D, ui) {
 	const bucket = new Uint8Array(N);	/* of the active view at curT */
 	const value = new Float64Array(N);
 	const src = new Float64Array(N);	/* seq * 2 + census; -1: none */
+	const srcAt = new Int32Array(N);	/* its index in S; -1: none */
 	const rec = new Int32Array(N);		/* the change shown; -1: none */
-	let applied = 0;			/* changes up to the time shown */
 
-	function upperBound(v, t) {		/* number of changes with ts <= t */
-		let lo = 0, hi = v.T.length;
+	function upperBound(T, t) {		/* number of times <= t */
+		let lo = 0, hi = T.length;
 		while (lo < hi) {
 			const mid = (lo + hi) >>> 1;
-			if (v.T[mid] <= t)
+			if (T[mid] <= t)
 				lo = mid + 1;
 			else
 				hi = mid;
@@ -50,40 +61,57 @@ window.fvViews = function (D, ui) {
 		return lo;
 	}
 	/* cells of view v at t into the arrays given */
-	function cellsAt(v, t, bk, val, sr, rc) {
-		const end = upperBound(v, t);
+	function cellsAt(v, t, bk, val, rc) {
+		const end = upperBound(v.T, t);
 		bk.fill(v.init);
 		val.fill(-1);
-		sr.fill(-1);
 		rc.fill(-1);
 		for (let j = 0; j < end; j++) {
 			const b = v.b[j];
 			bk[b] = v.k[j];
 			val[b] = v.v[j];
-			sr[b] = v.s[j];
 			rc[b] = j;
 		}
-		return end;
+	}
+	/* the record of each cell of view v at t: its src and index in S */
+	function sourcesAt(v, t, sr, at) {
+		const end = upperBound(S.T, t);
+		sr.fill(-1);
+		at.fill(-1);
+		for (let r = 0, j = 0; r < S.s.length && j < end; r++) {
+			const runs = S.b[r];
+			const mine = v.from & (S.s[r] % 2 ? 2 : 1);
+			for (let g = 0; g < runs.length && j < end; g += 2) {
+				const n = Math.min(runs[g + 1], end - j);
+				for (let x = 0; mine && x < n; x++) {
+					sr[runs[g] + x] = S.s[r];
+					at[runs[g] + x] = j + x;
+				}
+				j += runs[g + 1];
+			}
+		}
+		/* steals: the record their changes carry */
+		for (let j = 0, e = v.s ? upperBound(v.T, t) : 0; j < e; j++)
+			sr[v.b[j]] = v.s[j];
 	}
 	function seek(t, touch) {
 		if (!cur)
 			return;
 		const nb = new Uint8Array(N), nv = new Float64Array(N);
-		const ns = new Float64Array(N), nr = new Int32Array(N);
-		applied = cellsAt(cur, t, nb, nv, ns, nr);
+		const nr = new Int32Array(N);
+		cellsAt(cur, t, nb, nv, nr);
+		sourcesAt(cur, t, src, srcAt);
 		for (let i = 0; i < N; i++) {
 			if (nb[i] !== bucket[i])
 				touch(i);
 			bucket[i] = nb[i];
 			value[i] = nv[i];
-			src[i] = ns[i];
 			rec[i] = nr[i];
 		}
 	}
 	function select(name) {
 		cur = V.find((v) => v.name === name && v.have) || null;
 		bucket.fill(cur ? cur.init : 0);
-		applied = 0;
 		return cur ? cur.name : "type";
 	}
 	function srcText(s) {
@@ -94,13 +122,14 @@ window.fvViews = function (D, ui) {
 	function asOf(shown) {
 		if (cur.name === "steals")
 			return "mobility:pageblock_steal events up to the time shown";
-		let newest = -1, nt = -1, older = 0;
-		for (let j = applied - 1; j >= 0; j--)
-			if (shown(cur.b[j])) {
-				newest = cur.s[j];
-				nt = cur.T[j];
-				break;
+		/* the newest record of a block shown */
+		let newest = -1, last = -1, older = 0;
+		for (let i = 0; i < N; i++)
+			if (shown(i) && srcAt[i] > last) {
+				last = srcAt[i];
+				newest = src[i];
 			}
+		const nt = last >= 0 ? S.T[last] : -1;
 		if (newest < 0)
 			return "no " + cur.source + " at or before the time shown";
 		for (let i = 0; i < N; i++)
@@ -148,8 +177,8 @@ window.fvViews = function (D, ui) {
 		const v = V.find((x) => x.name === name);
 		if (!v)
 			return null;
-		const bk = new Uint8Array(N), val = new Float64Array(N);
-		cellsAt(v, t, bk, val, new Float64Array(N), new Int32Array(N));
+		const bk = new Uint8Array(N);
+		cellsAt(v, t, bk, new Float64Array(N), new Int32Array(N));
 		let out = "";
 		for (let i = 0; i < N; i++)
 			out += offline(i) ? " " : v.buckets[bk[i]][0];

@@ -382,7 +382,7 @@ static void test_html_views(void)
 	if (free_view && steals_view) {
 		/* 10 + 5 pageblock_state records, 10 census records */
 		CHECK_EQ(array_len(free_view, "\"b\":["), 25);
-		CHECK(strstr(free_view, "\"have\":true,\"init\":0,"));
+		CHECK(strstr(free_view, "\"have\":true,\"from\":3,\"init\":0,"));
 		CHECK(strstr(free_view, "[\"8\",\"#2166ac\",\"all 512 free\"]"));
 		/* blocks 1, 2, 3: 1, 2 and 3 buckets entered */
 		CHECK_EQ(array_len(steals_view, "\"b\":["), 6);
@@ -413,6 +413,88 @@ static void test_html_views(void)
 	fv_model_free(&m);
 }
 
+/* The numbers of the array after key in s (at most max) into out. */
+static int int_array(const char *s, const char *key, long *out, int max)
+{
+	const char *p = s ? strstr(s, key) : NULL;
+	int n = 0;
+
+	if (!p)
+		return -1;
+	p += strlen(key);
+	while (*p && *p != ']' && n < max) {
+		char *end;
+
+		out[n++] = strtol(p, &end, 10);
+		p = *end == ',' ? end + 1 : end;
+	}
+	return n;
+}
+
+/* No change of the view starting at v leaves its block's cell as it was. */
+static bool only_changes(const char *v)
+{
+	long b[64], k[64], val[64];
+	int n = int_array(v, "\"b\":[", b, 64);
+
+	if (n < 0 || int_array(v, "\"k\":[", k, 64) != n ||
+	    int_array(v, "\"v\":[", val, 64) != n)
+		return false;
+	for (int j = 0; j < n; j++)
+		for (int i = j - 1; i >= 0; i--)
+			if (b[i] == b[j]) {
+				if (k[i] == k[j] && val[i] == val[j])
+					return false;
+				break;
+			}
+	return true;
+}
+
+/*
+ * html of a ticker's records: three snapshots of three blocks, the
+ * second the first again, the third with block 1 freer (same largest
+ * order), a census of block 0 between with its free pages.  Only what
+ * changes a cell is a change (times from the previous change), and every
+ * record is in "sources", which say which one each cell comes from.
+ */
+static void test_html_only_changes(void)
+{
+	static const uint32_t free3[3] = { 10, 300, 10 };
+	struct fv_model m;
+	const char *fv, *ov;
+	char *t;
+
+	fv_model_init(&m);
+	m.keep_space_times = true;
+	for (int snap = 1; snap <= 3; snap++) {
+		for (int k = 0; k < 3; k++) {
+			struct fv_event e = ev_state(100 * snap, snap, 0, NORMAL,
+						     PFN(k), M);
+
+			e.state.free_pages = snap == 3 ? free3[k] : 10;
+			e.state.largest_order = 2;
+			feed(&m, e);
+		}
+		if (snap == 2)
+			feed(&m, ev_census(250, 1, 0, NORMAL, PFN(0), M, 10));
+	}
+	fv_model_finish(&m);
+	t = render(render_map_html, &m, MAP_COLOR_FREE, UINT64_MAX);
+	fv = strstr(t, "{\"name\":\"free\"");
+	ov = strstr(t, "{\"name\":\"order\"");
+	CHECK(fv && ov);
+	CHECK(only_changes(fv));
+	CHECK(only_changes(ov));
+	CHECK(fv && strstr(fv, "\"from\":3,"));
+	CHECK(fv && strstr(fv, "\"t\":[0,0,0,200],\"b\":[0,1,2,1],"));
+	CHECK(ov && strstr(ov, "\"t\":[0,0,0],\"b\":[0,1,2],"));
+	CHECK(strstr(t, "\"sources\":{\"s\":[2,4,3,6],"
+			"\"b\":[[0,3],[0,3],[0,1],[0,3]],"
+			"\"t\":[0,0,0,100,0,0,50,50,0,0]}"));
+	free(t);
+	fv_model_free(&m);
+}
+
 int main(void)
 {
 	unsetenv("COLORTERM");
@@ -423,6 +505,7 @@ int main(void)
 	RUN(test_ansi_colours);
 	RUN(test_svg_cells);
 	RUN(test_html_views);
+	RUN(test_html_only_changes);
 	printf("%d passed, %d failed\n", t_pass, t_fail);
 	return TEST_EXIT();
 }

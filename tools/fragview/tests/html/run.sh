@@ -9,8 +9,11 @@
 # (fragview leaves test code out of what it writes), opens it with
 # "#selftest;exp=TS:TYPES;..." (and "vexp=VIEW@TS:GLYPHS" for each colour
 # view, from the txt map --view VIEW) and reads the PASS/FAIL lines the page writes
-# into <pre id="selftest"> (--dump-dom).  Also checks the browser log for uncaught errors, takes
-# screenshots into out/html/ and measures a 1 M event capture.
+# into <pre id="selftest"> (--dump-dom), and "vsrc=VIEW@TS:..." for where the
+# txt map says the view's cells come from.  Also checks the browser log for
+# uncaught errors, that no change of a colour view leaves its cell as it was
+# (tests/viewchanges.py), takes screenshots into out/html/ and measures a 1 M
+# event capture.
 #
 # Prints "ok - ..." / "not ok - ..." lines, "# ..." notes, and ends with
 # "N passed, N failed"; exits non-zero on any failure.  No Chromium is a
@@ -193,6 +196,14 @@ capture_test() {
 		not_ok "$name: fragview map $cap --format html failed"
 		return
 	fi
+	# a colour view writes changes, not records: none repeats its cell
+	if python3 "$fv/tests/viewchanges.py" check "$out/$name.html" \
+		${capture_max_bytes:+--max-bytes $capture_max_bytes} \
+		>"$out/$name.changes"; then
+		ok "$name: no colour view change repeats its block's cell${capture_max_bytes:+, page < $capture_max_bytes bytes}"
+	else
+		not_ok "$name: $(grep -m1 '^not ok' "$out/$name.changes")"
+	fi
 	# what users get has no test code: the definition of the self-test,
 	# or its longest line, would give it away
 	longest=$(awk 'length > length(l) { l = $0 } END { print l }' \
@@ -230,6 +241,10 @@ capture_test() {
 				python3 -c 'import sys, urllib.parse
 print(urllib.parse.quote(sys.stdin.read().strip(), safe=""))')
 			echo "vexp=$view@$ts:$glyphs" >>"$out/$name.exp"
+			src=$(python3 "$fv/tests/viewchanges.py" asof \
+				"$out/$name-$num-$view.txt" | python3 -c 'import sys, urllib.parse
+print(urllib.parse.quote(sys.stdin.read().strip(), safe=""))')
+			echo "vsrc=$view@$ts:$src" >>"$out/$name.exp"
 		done
 		times="$times $ts"
 	done
@@ -348,7 +363,7 @@ PY
 	fi
 	# negative: a page without the census counts must not say what a
 	# block holds
-	sed 's/"s":\(\[[^]]*\]\),"n":\[/"s":\1,"counts_gone":[/' "$out/census.html" \
+	sed 's/"v":\(\[[^]]*\]\),"n":\[/"v":\1,"counts_gone":[/' "$out/census.html" \
 		>"$out/nocounts.html"
 	selftest_quiet=1 selftest nocounts "$out/nocounts.html" "$out/census.exp"
 	if grep -q '^PASS view-details' "$out/census.selftest" &&
@@ -367,8 +382,53 @@ PY
 	else
 		not_ok "wrongview: wrong expected glyphs not caught exactly (see $out/wrongview.selftest)"
 	fi
+	# negative: a change made twice (the page shows the same) must fail
+	# tests/viewchanges.py, and a page that names the wrong records the
+	# legend check
+	line=$(python3 "$fv/tests/viewchanges.py" negative "$out/census.html")
+	case $line in
+	"ok - "*) ok "repeat: ${line#ok - }" ;;
+	*) not_ok "repeat: ${line#not ok - }" ;;
+	esac
+	python3 "$fv/tests/viewchanges.py" doctor sources "$out/census.html" \
+		"$out/wrongsrc.html"
+	selftest_quiet=1 selftest wrongsrc "$out/wrongsrc.html" "$out/census.exp"
+	if [ "$(grep -c '^FAIL viewsrc@' "$out/wrongsrc.selftest")" -ge 6 ] &&
+	   [ "$(grep -c '^FAIL' "$out/wrongsrc.selftest")" = \
+	     "$(grep -c '^FAIL viewsrc@' "$out/wrongsrc.selftest")" ]; then
+		ok "wrongsrc: a page naming other records fails the legend check (and only it)"
+	else
+		not_ok "wrongsrc: viewsrc did not tell (see $out/wrongsrc.selftest)"
+	fi
 else
 	not_ok "census: tests/mkcapture.py census failed (see $out/mkcapture.log)"
+fi
+
+# --- a ticker's capture: 3000 snapshots, 1 M events, most records the
+# block's previous ones; the page holds only changes, and is checked at a
+# time in the middle of a snapshot too ---
+if [ "${FRAGVIEW_HTML_BIG:-1}" != 0 ]; then
+	if python3 "$fv/tests/mkcapture.py" mobility "$out/ticker.dat" \
+		--events 250000 --snapshots 3000 --facts "$out/ticker.json" \
+		>>"$out/mkcapture.log" 2>&1; then
+		mid=$(python3 -c "import json, sys
+at = json.load(open(sys.argv[1]))['snapshots_at'][1500]['at']
+s, ns = at.split('.')
+print(int(s) * 10**9 + int(ns) - 100000)" "$out/ticker.json")
+		capture_max_bytes=8000000
+		capture_test ticker "$out/ticker.dat" "$mid"
+		capture_max_bytes=
+		echo "# ticker: page of $(python3 -c "import json, sys
+print(json.load(open(sys.argv[1]))['events'])" "$out/ticker.json") events: $(stat -c %s "$out/ticker.html") bytes"
+		# free, order and steals (no census) at 4 times
+		if [ "$(grep -c '^PASS viewsrc@' "$out/ticker.selftest")" = 12 ]; then
+			ok "ticker: every view's records named as the txt map at 4 times"
+		else
+			not_ok "ticker: viewsrc not checked at 4 times (see $out/ticker.selftest)"
+		fi
+	else
+		not_ok "ticker: tests/mkcapture.py mobility --snapshots failed (see $out/mkcapture.log)"
+	fi
 fi
 
 # --- a real capture with the steals' tasks and stacks: who did it ---
