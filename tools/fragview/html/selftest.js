@@ -213,6 +213,29 @@ window.fragviewSelftest = function () {
 		fv.setView("type");
 		return /holds[a-z_]+ [0-9,]+/.test(text) || "block " + i + ": " + text;
 	});
+	/* a steals cell counts events: its details name no snapshot */
+	check("steals-details", () => {
+		if (!fv.viewNames().includes("steals"))
+			return { skip: "the capture has no steals" };
+		fv.setView("steals");
+		fv.setTime(fv.tEnd);
+		let got = null;
+		for (let i = 0; i < fv.nrBlocks && !got; i++) {
+			if (fv.isOffline(i))
+				continue;
+			fv.select(i);
+			const th = [...document.querySelectorAll("#fv-details th")]
+				.filter((h) => h.textContent === "steals");
+			const td = th.length > 1 ? th[th.length - 1].nextElementSibling.textContent : "";
+			if (/\([1-9][0-9,]*[ ,]/.test(td))
+				got = [i, td];
+		}
+		fv.select(-1);
+		fv.setView("type");
+		if (!got)
+			return { skip: "no block has steals" };
+		return / at the last change\)$/.test(got[1]) || "block " + got[0] + ": " + got[1];
+	});
 	check("slider-replay", () => {
 		const max = Number(slider.max);
 		for (const v of [0, max, max >> 1, max >> 2, 1, max - 1,

@@ -160,10 +160,11 @@ window.fvViews = function (D, ui) {
 			return [];
 		const b = cur.buckets[bucket[i]];
 		let text = b[2];
-		if (src[i] >= 0)
-			text += " (" + value[i] + ", " + srcText(src[i]) + ")";
-		else if (cur.name === "steals")
+		/* steals count events: no snapshot or census is their source */
+		if (cur.name === "steals")
 			text += " (" + (value[i] < 0 ? 0 : value[i]) + " at the last change)";
+		else if (src[i] >= 0)
+			text += " (" + value[i] + ", " + srcText(src[i]) + ")";
 		const rows = [[cur.name, text]];
 		if (cur.n && rec[i] >= 0)
 			rows.push(["holds", cur.n[rec[i]].map((n, k) =>
