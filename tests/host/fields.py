@@ -36,7 +36,8 @@ CHECKS = (
     ('span', 'states and census blocks lie in the span of their zone'),
     ('where', 'every event names a node and zone a snapshot lists'),
     ('types', 'migrations and census name the replayed types of their blocks'),
-    ('cpu', 'a drain of the running CPU (free_high, vmstat, local) names it'),
+    ('cpu', 'a drain of the running CPU (free_high, vmstat, local) names it, '
+            'a cpu_dead drain another'),
     ('census', 'each census lists the blocks of the snapshots, each once, in order'),
     ('census-pages', "a census block's counts add up to its pages inside its zone's span"),
     ('dump', 'the pageblocks dump lists each block once, in order, as its header says'),
@@ -169,6 +170,8 @@ class Fields:
             self.fail('counts', e, 'total %d, the lists %s' % (v[2], v[3:]))
         if e.f.get('reason') in ('free_high', 'vmstat', 'local') and v[0] != e.cpu:
             self.fail('cpu', e, 'cpu=%d drained on CPU %d' % (v[0], e.cpu))
+        if e.f.get('reason') == 'cpu_dead' and v[0] == e.cpu:
+            self.fail('cpu', e, 'cpu=%d is dead, yet it ran its own drain' % v[0])
         hi = num(e.f.get('nr_high_order'))
         if hi and hi % BLOCK:
             self.fail('counts', e, 'nr_high_order is not whole pageblock THPs')

@@ -234,6 +234,8 @@ SELFTESTS = (
     ('where', 'v2-offline', [('set', 'pcp_drain', 0, 'nid', 5)]),
     ('types', 'v2-offline', [('set', 'migrate_folio', 0, 'src_mt', 'Movable')]),
     ('cpu', 'v2-offline', [('set', 'pcp_drain', ('reason', 'free_high'), 'cpu', '^1')]),
+    ('cpu', 'v2-offline', [('set', 'pcp_drain', ('reason', 'all'), 'cpu', '^1'),
+                           ('set', 'pcp_drain', ('reason', 'all'), 'reason', 'cpu_dead')]),
     ('census', 'v612-offline', [('drop', 'pageblock_census', 5)]),
     ('census-pages', 'v612-offline', [('set', 'pageblock_census', 5, 'lru', '+1')]),
     ('dump', 'v2-offline', [('dump', 'repeat a block line')]),
