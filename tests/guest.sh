@@ -205,7 +205,7 @@ host_check census.py "$g/11-census"
 # pipe_write() in their stack, by the report and by fragview blame
 host_check blame.py "$g/60-polluter" --min-steals 20 --fragview "$fragview"
 host_check steal_flip.py "$g/60-polluter" --kernel "$base" --min-extfrag 1
-host_check movepages.py "$g/20-migrate"
+host_check movepages.py "$g/20-migrate" --steps move_pages,migrate_pages,mbind,cpuset
 host_check movepages.py "$g/21-hugemigrate" --order 9
 # each migrate_pages() call: its folios' events against mainline's
 # migrate:mm_migrate_pages, on every scenario that migrates for sure

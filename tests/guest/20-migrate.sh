@@ -1,5 +1,5 @@
 #!/bin/sh
-# description: move_pages(2), migrate_pages(2) and mbind(2) between the two
-# nodes under trace-cmd; the host matches per-page statuses with
-# migrate_folio events
-exec sh /scenarios/migrate.sh
+# description: move_pages(2), migrate_pages(2), mbind(2) and a cpuset's
+# cpuset.mems between the two nodes under trace-cmd; the host matches
+# per-page statuses with migrate_folio events
+FV_NEED_CPUSET=1 exec sh /scenarios/migrate.sh

@@ -1,21 +1,27 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-# description: move_pages(2)/migrate_pages(2)/mbind(2) per-page results
+# description: move_pages(2)/migrate_pages(2)/mbind(2)/cpuset per-page results
 # (pfns from /proc/self/pagemap) agree with the migrate_folio events: each
 # page that moved has exactly one successful event from its old pfn to its
 # new pfn in its step, of the expected order and the reason of the step's
-# system call (mbind: mempolicy_mbind, the others syscall_or_cpuset), from
+# system call (mbind: mempolicy_mbind, the others syscall_or_cpuset: a
+# cpuset's migration is do_migrate_pages() with MR_SYSCALL), from
 # a block of the source node to one of the target node, with src_mt/dst_mt
 # the replayed types of those blocks; no success is duplicated; a page left
-# off its target has a failed event and no successful one.
+# off its target has a failed event and no successful one.  With --steps
+# the program's steps must be exactly those (a step that silently went
+# missing fails).
 # usage: movepages.py DIR | --report FILE --movepages FILE [--order N]
+#        [--steps SYSCALL,...]
 from report import Tap, events, BlockMap, read_pageblocks, oracle_args
 
 a = oracle_args('move_pages(2) statuses == migrate_folio events',
                 files=[('movepages', 'movepages.out', 'output of the movepages program'),
                        ('pageblocks', 'end.pageblocks', 'pageblocks dump (node of every block)')],
-                extra=lambda p: p.add_argument('--order', type=int, default=0,
-                                               help='order of the moved folios (9: hugetlb)'))
+                extra=lambda p: (p.add_argument('--order', type=int, default=0,
+                                                help='order of the moved folios (9: hugetlb)'),
+                                 p.add_argument('--steps', help='the steps expected, in order: '
+                                                'move_pages,migrate_pages,mbind,cpuset')))
 t = Tap('movepages ' + a.name)
 steps = []              # {'target': node, 'moved': {before: (after, line)}, 'failed': {...}}
 with open(a.movepages) as f:
@@ -51,6 +57,9 @@ t.check(len(steps) >= 2 and all(s['moved'] for s in steps),
         % (', '.join('to node %d by %s: %d' % (s['target'], s['syscall'], len(s['moved']))
                      for s in steps), nfailed))
 t.check(not any(s['pfnless'] for s in steps), 'pagemap gave every page its pfn')
+if a.steps:
+    got = ','.join(s['syscall'] for s in steps)
+    t.check(got == a.steps, 'the steps were %s (expected %s)' % (got, a.steps))
 
 missing, dup, fields, wrong_fail = [], [], [], []
 # a pfn migrated from twice must have been migrated to in between: the
@@ -68,7 +77,7 @@ for e, _, _ in mig:
     moved_from.pop(dst, None)
 # the migrate_reason of each system call (mm/mempolicy.c, mm/migrate.c)
 REASON = {'move_pages': 'syscall_or_cpuset', 'migrate_pages': 'syscall_or_cpuset',
-          'mbind': 'mempolicy_mbind'}
+          'mbind': 'mempolicy_mbind', 'cpuset': 'syscall_or_cpuset'}
 for st in steps:
     reason = REASON[st['syscall']]
     want = {b: after for b, (after, _) in st['moved'].items()}

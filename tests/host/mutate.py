@@ -254,6 +254,14 @@ def missing_failure(L, side):
     raise SystemExit('no page line')
 
 
+def lost_last_step(L, side):
+    """The program's last step went missing (e.g. a kernel without the
+    cpuset controller): its output ends before it, the events stay."""
+    k = max(k for k, s in enumerate(side[0]) if s.split()[:1] == ['step'])
+    del side[0][k:]
+    return L
+
+
 def _moved_success(L, side):
     """Index of the first success that moved a page of the program (its
     pfn_before to its pfn_after: pfns are reused between steps)."""
@@ -520,7 +528,7 @@ DEFECTS = {f.__name__.replace('_', '-'): f for f in (
     drop_one_flip, no_flips, truncated_snapshot, block_mt_is_alloc_mt, drop_drains_but_first,
     drain_wrong_node, drain_wrong_cpu, drain_dead_cpu_as_running, drain_on_missing_cpu,
     drain_free_high_as_vmstat,
-    dup_success, missing_failure, isolate_outside,
+    dup_success, missing_failure, lost_last_step, isolate_outside,
     no_unisolate, one_block_movable, drop_reserves, drop_unreserves, reserve_over_limit,
     isolate_free_from_movable, census_lru_as_kernel, census_free_as_pcp,
     census_slab_as_pgtable, census_block_twice, claim_below_half, unclaimed_above_half,

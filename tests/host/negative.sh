@@ -101,6 +101,9 @@ case_ dup-success movepages.py migrate.report.gz migrate.movepages.out \
 	'succeeds twice' -- --movepages @SIDE@ --pageblocks "$F/migrate.pageblocks"
 case_ missing-failure movepages.py migrate.report.gz migrate.movepages.out \
 	'left off its target' -- --movepages @SIDE@ --pageblocks "$F/migrate.pageblocks"
+case_ lost-last-step movepages.py migrate.report.gz migrate.movepages.out \
+	'the steps were' -- --movepages @SIDE@ --pageblocks "$F/migrate.pageblocks" \
+	--steps move_pages,migrate_pages
 case_ wrong-dst-mt movepages.py migrate.report.gz migrate.movepages.out \
 	'src_mt/dst_mt' -- --movepages @SIDE@ --pageblocks "$F/migrate.pageblocks"
 case_ order-0-hugetlb movepages.py hugemigrate.report.gz hugemigrate.movepages.out \

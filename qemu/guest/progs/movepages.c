@@ -15,6 +15,11 @@
  * pool must exist on both nodes (nodeN/hugepages/.../nr_hugepages).
  * With -b a third step binds the buffer to to_node with mbind(2) and
  * MPOL_MF_MOVE, which migrates its pages there (reason mempolicy_mbind).
+ * With -c CGROUP (a cgroup v2 directory with the cpuset controller) a
+ * last step drops that policy, joins CGROUP with cpuset.mems set to the
+ * node the pages are on, then writes the other node to cpuset.mems: the
+ * cpuset moves its tasks' pages there (cpuset_migrate_mm(), reason
+ * syscall_or_cpuset; v2 always migrates, as v1 with memory_migrate set).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -31,6 +36,7 @@
 #define PM_PFN_MASK ((1ULL << 55) - 1)
 #define PM_PRESENT (1ULL << 63)
 #define MPOL_MF_MOVE (1 << 1)
+#define MPOL_DEFAULT 0
 #define MPOL_BIND 2
 #define HUGE_SIZE (2UL << 20)
 
@@ -72,6 +78,27 @@ static long sys_mbind(void *addr, unsigned long len, int node)
 		       sizeof(nodes) * 8 + 1, MPOL_MF_MOVE);
 }
 
+/* no policy of its own for the range: the cpuset alone decides */
+static long sys_mbind_default(void *addr, unsigned long len)
+{
+	return syscall(SYS_mbind, addr, len, MPOL_DEFAULT, NULL, 0, 0);
+}
+
+/* write "@value\n" to @dir/@file, or exit */
+static void write_cgroup(const char *dir, const char *file, long value)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	f = fopen(path, "w");
+	if (!f || fprintf(f, "%ld\n", value) < 0 || fclose(f)) {
+		fprintf(stderr, "movepages: writing %ld to %s: %s\n", value,
+			path, strerror(errno));
+		exit(1);
+	}
+}
+
 static void report(const char *step, unsigned long n, void **pages,
 		   const unsigned long *before, int target)
 {
@@ -99,10 +126,12 @@ static void report(const char *step, unsigned long n, void **pages,
 
 static void usage(const char *prog)
 {
-	fprintf(stderr, "usage: %s [-Hb] [-n pages] [-f from_node] [-t to_node]\n"
+	fprintf(stderr, "usage: %s [-Hb] [-c cgroup] [-n pages] [-f from_node] [-t to_node]\n"
 		"  moves the pages from -> to with move_pages(2), then back\n"
 		"  with migrate_pages(2); -H: hugetlb pages of 2 MiB;\n"
-		"  -b: then to again with mbind(2)\n", prog);
+		"  -b: then to again with mbind(2)\n"
+		"  -c: then to the other node by the cpuset of cgroup v2 dir\n",
+		prog);
 	exit(2);
 }
 
@@ -110,17 +139,19 @@ int main(int argc, char **argv)
 {
 	unsigned long n = 64, i, size = PAGE_SIZE;
 	int flags = MAP_PRIVATE | MAP_ANONYMOUS;
-	int from = 0, to = 1, opt, *nodes, *status, bind = 0;
+	int from = 0, to = 1, opt, *nodes, *status, bind = 0, here;
+	const char *cgroup = NULL;
 	char step[32];
 	unsigned long *pfns;
 	void **pages;
 	char *buf;
 	long ret;
 
-	while ((opt = getopt(argc, argv, "Hbn:f:t:h")) != -1) {
+	while ((opt = getopt(argc, argv, "Hbc:n:f:t:h")) != -1) {
 		switch (opt) {
 		case 'H': size = HUGE_SIZE; flags |= MAP_HUGETLB; break;
 		case 'b': bind = 1; break;
+		case 'c': cgroup = optarg; break;
 		case 'n': n = strtoul(optarg, NULL, 0); break;
 		case 'f': from = atoi(optarg); break;
 		case 't': to = atoi(optarg); break;
@@ -193,6 +224,25 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		report(step, n, pages, pfns, to);
+	}
+
+	if (cgroup) {
+		here = bind ? to : from;
+		if (sys_mbind_default(buf, n * size) < 0) {
+			fprintf(stderr, "movepages: mbind: %s\n",
+				strerror(errno));
+			return 1;
+		}
+		/* joining moves nothing: the pages are on the cpuset's node */
+		write_cgroup(cgroup, "cpuset.mems", here);
+		write_cgroup(cgroup, "cgroup.procs", getpid());
+		for (i = 0; i < n; i++)
+			pfns[i] = page_pfn(pages[i]);
+		snprintf(step, sizeof(step), "to_node%d", here == to ? from : to);
+		printf("step %s syscall cpuset\n", step);
+		/* returns once the cpuset's migration work has run */
+		write_cgroup(cgroup, "cpuset.mems", here == to ? from : to);
+		report(step, n, pages, pfns, here == to ? from : to);
 	}
 
 	for (i = 0; i < n; i++)
