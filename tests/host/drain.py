@@ -4,7 +4,10 @@
 # kmem:mm_page_pcpu_drain events of its batch (same CPU), by type and total,
 # names the node and zone those pages are in, and the CPU whose lists were
 # drained; no per-page drain is left without its batch; the scenario drained
-# at least --min-batches batches and with every --reasons reason.
+# at least --min-batches batches and with every --reasons reason.  A CPU
+# whose lists a cpu_dead drain emptied is offline: until it records an
+# event again, only cpu_dead drains (the rest of page_alloc_cpu_dead()'s
+# zones and batches) can name it.
 # The per-page event's migratetype is the pcp list's type on 6.1 (cached
 # when the page was freed), so the batch's counts per list are checked
 # exactly; since 6.10 it is the type of the page's block when it is drained
@@ -47,9 +50,12 @@ bad, short_first, wrong_cpu, wrong_zone, reasons = [], [], [], [], {}
 cpus = set()        # the CPUs that recorded events: those that exist
 drained = []        # every pcp_drain
 dead_cpu, not_worker = [], []
+offline = {}        # cpu -> its cpu_dead drain, until it records an event
+after_dead = []
 wrong_type, typed = [], 0
 for i, e in enumerate(events(a.capture)):
     cpus.add(e.cpu)
+    offline.pop(e.cpu, None)            # it runs: online (again)
     if e.name != 'mm_page_pcpu_drain' and e.cpu in acc:
         acc[e.cpu]['cut'] = False      # a batch runs with irqs off: nothing between
     if e.name in ('pageblock_state', 'pageblock_flip'):
@@ -117,6 +123,13 @@ for i, e in enumerate(events(a.capture)):
     # took it down (page_alloc_cpu_dead())
     if reason == 'cpu_dead' and e.num('cpu') == e.cpu:
         dead_cpu.append('%s: a dead cpu drains nothing, yet cpu= is the running one' % e)
+    # nothing fills an offline CPU's lists, and drain_all_pages() walks
+    # the online CPUs only
+    if e.num('cpu') in offline and reason != 'cpu_dead':
+        after_dead.append('%s: cpu %d is offline since %s' % (e, e.num('cpu'),
+                                                            offline[e.num('cpu')]))
+    if reason == 'cpu_dead':
+        offline[e.num('cpu')] = e
     zones = a_['zones'] - {None}
     if zones:
         checked_zone += 1
@@ -161,6 +174,8 @@ t.check(not not_worker, 'every vmstat drain ran in a kworker (%d batches)'
         % reasons.get('vmstat', 0), not_worker)
 t.check(not dead_cpu, 'cpu= of cpu_dead drains is the dead cpu, not the one running '
         '(%d batches)' % reasons.get('cpu_dead', 0), dead_cpu)
+t.check(not after_dead, 'after a cpu_dead drain of a CPU, until it records an event '
+        'again, its lists are drained only as cpu_dead', after_dead)
 t.check((checked_zone > 0 or not drains) and not wrong_zone, 'nid/zone are those of the '
         'drained pages (%d batches checked)' % checked_zone, wrong_zone)
 t.done()

@@ -119,6 +119,24 @@ def drain_dead_cpu_as_running(L, side):
     return L
 
 
+def drain_all_as_cpu_dead(L, side):
+    """One batch of a drain_all_pages() of a CPU reported as cpu_dead,
+    while that CPU's lists are drained again right after as all, with the
+    CPU recording nothing in between (it was never offline)."""
+    L = list(L)
+    for i, l in enumerate(L):
+        if ev(l) != 'pcp_drain' or field(l, 'reason') != 'all':
+            continue
+        cpu = field(l, 'cpu')
+        for m in L[i + 1:]:
+            if EV.search(m) and EV.search(m).group(1).lstrip('0') == cpu.lstrip('0'):
+                break
+            if ev(m) == 'pcp_drain' and field(m, 'cpu') == cpu:
+                L[i] = setf(l, 'reason', 'cpu_dead')
+                return L
+    raise SystemExit('mutate.py: no drain of a CPU followed by another of it')
+
+
 def drain_free_high_as_vmstat(L, side):
     """A drain of a list gone above its high mark, in a task freeing
     pages, reported as the vmstat worker's."""
@@ -526,7 +544,8 @@ DEFECTS = {f.__name__.replace('_', '-'): f for f in (
     polluter_claims, drain_stale_type, blamed_elsewhere, stack_elsewhere,
     high_order_as_movable, flip_in_wrong_zone, order_0_hugetlb, wrong_dst_mt,
     drop_one_flip, no_flips, truncated_snapshot, block_mt_is_alloc_mt, drop_drains_but_first,
-    drain_wrong_node, drain_wrong_cpu, drain_dead_cpu_as_running, drain_on_missing_cpu,
+    drain_wrong_node, drain_wrong_cpu, drain_dead_cpu_as_running, drain_all_as_cpu_dead,
+    drain_on_missing_cpu,
     drain_free_high_as_vmstat,
     dup_success, missing_failure, lost_last_step, isolate_outside,
     no_unisolate, one_block_movable, drop_reserves, drop_unreserves, reserve_over_limit,

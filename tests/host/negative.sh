@@ -95,6 +95,8 @@ case_ drain-wrong-cpu drain.py offline.report.gz offline.pageblocks \
 	'cpu= is the cpu' -- --pageblocks @SIDE@ --reasons all,free_high
 case_ drain-on-missing-cpu drain.py offline.report.gz offline.pageblocks \
 	'a CPU of the capture' -- --pageblocks @SIDE@ --reasons all,free_high
+case_ drain-all-as-cpu-dead drain.py offline.report.gz offline.pageblocks \
+	'drained only as cpu_dead' -- --pageblocks @SIDE@ --reasons all,free_high
 case_ drain-free-high-as-vmstat drain.py offline.report.gz offline.pageblocks \
 	'vmstat drain ran in a kworker' -- --pageblocks @SIDE@ --reasons all,free_high
 case_ dup-success movepages.py migrate.report.gz migrate.movepages.out \
