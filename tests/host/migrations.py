@@ -22,7 +22,14 @@
 # MIGRATE_ASYNC batch failed to move it (migrate_pages_sync()): such an
 # event follows an unsuccessful MIGRATE_ASYNC event of its folio (hugetlb
 # pages go straight to the call's mode, before any other folio: the
-# call's events of order >= 9 before its first MIGRATE_ASYNC one).
+# call's events of order >= 9 before its first MIGRATE_ASYNC one).  In a
+# call tracing joined late, such an event whose folio has no earlier
+# attempt is of the batch tracing joined: the MIGRATE_ASYNC attempts
+# before it fit in one batch (all but its last folio under
+# NR_MAX_BATCHED_MIGRATION, 512 pages).  On 6.1 a compaction call tries
+# its folios in the order of cc->migratepages, which
+# isolate_migratepages_block() fills by list_add(): each pass in strictly
+# descending src_pfn (the pieces of a split large folio apart).
 # usage: migrations.py DIR | --report FILE  [--min-calls N] [--reasons a,b]
 #        [--kernel 6.1|6.12]
 from report import Tap, events, oracle_args
@@ -33,6 +40,7 @@ a = oracle_args('migrate_folio events == mm_migrate_pages per call',
                                                default='6.1', help='the base kernel'))
 t = Tap('migrations ' + a.name)
 HPAGE_PMD_ORDER = 9
+NR_MAX_BATCHED_MIGRATION = 512      # pages, mm/migrate.c (HPAGE_PMD_NR)
 # the results that end a folio's migration in this call for good
 NOT_FINAL = ('success', 'EAGAIN', 'ENOMEM', 'ENOSYS')
 
@@ -40,6 +48,7 @@ open_calls = {}         # pid -> migrate_folio events since its last call ended
 seen = set()            # pids with a call ended: later calls are complete
 calls, reasons = 0, {}
 wrong_reason, wrong_mode, wrong_count, over, wrong_pass = [], [], [], [], []
+wrong_order = []
 folios = 0
 
 
@@ -55,17 +64,34 @@ def retried(prev, p):
                                              and prev.f['reason'] == 'longterm_pin')
 
 
-def sync_without_async(e, prev, mode, complete, hugetlb_done):
+def sync_without_async(e, prev, mode, complete, hugetlb_done, async_pages):
     """6.12: e is in the call's synchronous mode, yet its folio's previous
-    attempt is not a failed MIGRATE_ASYNC one (prev: that attempt)."""
-    if a.kernel != '6.12' or mode == 'MIGRATE_ASYNC' or e.f['mode'] != mode or \
-            not (prev or complete):
+    attempt is not a failed MIGRATE_ASYNC one (prev: that attempt), or it
+    has none and cannot be of the batch tracing joined (async_pages: the
+    pages of the MIGRATE_ASYNC attempts before it, per folio in order)."""
+    if a.kernel != '6.12' or mode == 'MIGRATE_ASYNC' or e.f['mode'] != mode:
         return False
     if e.num('order') >= HPAGE_PMD_ORDER and not hugetlb_done:
         return False
     if prev is None:
-        return True
+        return complete or sum(async_pages[:-1]) >= NR_MAX_BATCHED_MIGRATION
     return prev.f['mode'] == 'MIGRATE_ASYNC' and prev.f['result'] in ('success', '0')
+
+
+def out_of_list_order(evs):
+    """6.1 compaction: the events of one pass not in descending src_pfn,
+    the pieces of a large folio that failed before apart."""
+    bad, split, prev = [], [], None
+    for e in evs:
+        pfn, p = e.num('src_pfn'), e.num('pass')
+        piece = any(lo <= pfn < hi for lo, hi in split)
+        if prev and not piece and p == prev.num('pass') and pfn >= prev.num('src_pfn'):
+            bad.append('%s: after %s in the same pass' % (e, prev))
+        if e.num('order') and e.f['result'] not in ('success', '0'):
+            split.append((pfn, pfn + pages(e)))
+        if not piece:
+            prev = e
+    return bad
 
 
 def check_call(call, evs, complete):
@@ -81,15 +107,21 @@ def check_call(call, evs, complete):
     ok = [e for e in evs if e.f['result'] in ('success', '0')]
     last = {}
     hugetlb_done = False    # a MIGRATE_ASYNC event ends migrate_hugetlbs()
+    async_pages = {}        # src_pfn -> pages of the MIGRATE_ASYNC attempts, in order
     for e in evs:
         hugetlb_done = hugetlb_done or e.f['mode'] == 'MIGRATE_ASYNC'
         prev, p = last.get(e.num('src_pfn')), e.num('pass')
         if p and (prev or complete) and not retried(prev, p):
             wrong_pass.append('%s: pass %d after %s' % (e, p, prev or 'no earlier attempt'))
-        if sync_without_async(e, prev, mode, complete, hugetlb_done):
-            wrong_mode.append('%s: in mode %s before a failed MIGRATE_ASYNC attempt (after %s)'
-                              % (e, mode, prev or 'none'))
+        if sync_without_async(e, prev, mode, complete, hugetlb_done, list(async_pages.values())):
+            wrong_mode.append('%s: in mode %s before a failed MIGRATE_ASYNC attempt (after %s; '
+                              '%d pages of MIGRATE_ASYNC attempts before it)'
+                              % (e, mode, prev or 'none', sum(async_pages.values())))
+        if e.f['mode'] == 'MIGRATE_ASYNC':
+            async_pages[e.num('src_pfn')] = pages(e)
         last[e.num('src_pfn')] = e
+    if a.kernel == '6.1' and reason == 'compaction':
+        wrong_order.extend(out_of_list_order(evs))
     folios += len(last)
     failed_last = sum(pages(e) for e in last.values() if e.f['result'] not in ('success', '0'))
     failed_for_good = sum(pages(e) for e in last.values() if e.f['result'] not in NOT_FINAL)
@@ -133,5 +165,8 @@ t.check(not wrong_count, 'per call, the successful and failed folios add up to '
         'mm_migrate_pages (%d folios)' % folios, wrong_count)
 t.check(not wrong_pass, 'a folio is retried at pass p > 0 only after -EAGAIN at pass p - 1',
         wrong_pass)
+if a.kernel == '6.1':
+    t.check(not wrong_order, 'compaction tries each pass in descending src_pfn, the order '
+            'isolate_migratepages_block() lists the folios', wrong_order)
 t.check(not over, "no task's first call has more successes than it reports", over)
 t.done()

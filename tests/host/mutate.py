@@ -245,6 +245,49 @@ def migration_sync_before_async(L, side):
 
 
 
+def migration_sync_unbatched(L, side):
+    """6.12: in a call tracing joined late, an attempt reported in the
+    call's own mode with no MIGRATE_ASYNC attempt of its folio, after more
+    MIGRATE_ASYNC attempts than one batch holds: it cannot be of the batch
+    whose MIGRATE_ASYNC round tracing missed."""
+    ended, seen_async = set(), {}
+    for i, l in enumerate(L):
+        pid = PID.search(l).group(1) if PID.search(l) else None
+        if ev(l) == 'mm_migrate_pages':
+            ended.add(pid)
+            seen_async.pop(pid, None)
+        elif ev(l) == 'migrate_folio' and pid not in ended and \
+                field(l, 'mode') == 'MIGRATE_ASYNC':
+            got = seen_async.setdefault(pid, [])
+            if sum(got[:-1]) >= 512:
+                end = next(m for m in L[i:] if ev(m) == 'mm_migrate_pages' and
+                           PID.search(m).group(1) == pid)
+                return L[:i] + [setf(l, 'mode', field(end, 'mode'))] + L[i + 1:]
+            got.append(1 << int(field(l, 'order')))
+    raise SystemExit('mutate.py: no call joined late with more than a batch')
+
+
+def migration_out_of_list_order(L, side):
+    """6.1: two attempts of one compaction pass exchanged, against the
+    order of cc->migratepages."""
+    L = list(L)
+    for i, l in enumerate(L[:-1]):
+        m = L[i + 1]
+        if ev(l) == ev(m) == 'migrate_folio' and field(l, 'reason') == 'compaction' and \
+                PID.search(l).group(1) == PID.search(m).group(1) and \
+                field(l, 'pass') == field(m, 'pass') and field(l, 'order') == field(m, 'order'):
+            L[i], L[i + 1] = EV_TAIL.sub(tail(m), l), EV_TAIL.sub(tail(l), m)
+            return L
+    raise SystemExit('mutate.py: no two attempts of one compaction pass')
+
+
+EV_TAIL = re.compile(r'(?<=migrate_folio:).*$')
+
+
+def tail(line):
+    return EV_TAIL.search(line).group(0)
+
+
 def extfrag_wrong_order(L, side):
     """mm_page_alloc_extfrag and pageblock_steal disagree on the fallback
     order of one steal."""
@@ -553,6 +596,7 @@ DEFECTS = {f.__name__.replace('_', '-'): f for f in (
     census_slab_as_pgtable, census_block_twice, claim_below_half, unclaimed_above_half,
     migration_failure_as_success, migration_wrong_mode,
     migration_wrong_reason, migration_pass_without_retry, migration_sync_before_async,
+    migration_sync_unbatched, migration_out_of_list_order,
     extfrag_wrong_order)}
 
 if __name__ == '__main__':

@@ -215,6 +215,9 @@ case_ migration-pass-without-retry migrations.py v612-compact.report.gz - 'only 
 	--kernel 6.12
 case_ migration-sync-before-async migrations.py v612-compact.report.gz - "call's mode" -- \
 	--kernel 6.12
+case_ migration-sync-unbatched migrations.py v612-offline.report.gz - "call's mode" -- \
+	--kernel 6.12
+case_ migration-out-of-list-order migrations.py compact.report.gz - 'descending src_pfn' --
 # each steal against the claim rule and mainline's mm_page_alloc_extfrag
 case_ extfrag-wrong-order steal_flip.py extfrag.report.gz - 'mm_page_alloc_extfrag' --
 case_ extfrag-wrong-order steal_flip.py v612-extfrag.report.gz - 'mm_page_alloc_extfrag' -- \
