@@ -3,8 +3,10 @@
 # description: the census (debugfs mobility/census, pageblock_census events)
 # agrees with the kernel's own page flags. censuswalk (qemu/guest/progs/)
 # read the census, classified the pages of every listed block from
-# /proc/kpageflags and read the census again; for every block whose two
-# census lines agree (it was at rest while walked) each count must equal
+# /proc/kpageflags and read the census again, then walked and read it once
+# more; for every block whose census lines and walks agree (it was at rest
+# while walked; a walk.txt of one walk has two census reads) each count
+# must equal
 # the walk's: free = KPF_BUDDY, lru = KPF_LRU (of the compound head),
 # slab_reclaimable + slab_unmovable = KPF_SLAB, pgtable, reserved, offline,
 # and movable_ops + kernel + free_pcp = the rest. Per zone at rest, the
@@ -31,8 +33,8 @@ def parse_walk(path):
     """{section: ...}: census1/census2 {pfn: (zone, type, counts)} with zone
     headers {zone: (start, end)}, buddyinfo1/2 {zone: [n per order]},
     kpf {pfn: {name: n}}."""
-    out = {'census1': {}, 'census2': {}, 'buddyinfo1': {}, 'buddyinfo2': {},
-           'kpf': {}, 'zones1': {}, 'zones2': {}, 'attempts': 1, 'zones_at_rest': None}
+    out = {'census1': {}, 'census2': {}, 'census3': None, 'buddyinfo1': {}, 'buddyinfo2': {},
+           'kpf': {}, 'kpf2': None, 'zones1': {}, 'zones2': {}, 'attempts': 1, 'zones_at_rest': None}
     section = zone = None
     with open(path) as f:
         for line in f:
@@ -41,15 +43,20 @@ def parse_walk(path):
                 continue
             if w[0] == 'attempts':
                 out['attempts'], out['zones_at_rest'] = int(w[1]), int(w[3])
-            elif w[0] in ('census1', 'census2', 'buddyinfo1', 'buddyinfo2'):
+            elif w[0] in ('census1', 'census2', 'census3', 'buddyinfo1', 'buddyinfo2'):
                 section = w[0]
+                if out[section] is None:
+                    out[section] = {}
             elif section is None:
                 continue
-            elif w[0] == 'kpf':
-                out['kpf'][int(w[1], 16)] = dict(zip(KPF, map(int, w[2:])))
+            elif w[0] in ('kpf', 'kpf2'):
+                if out[w[0]] is None:
+                    out[w[0]] = {}
+                out[w[0]][int(w[1], 16)] = dict(zip(KPF, map(int, w[2:])))
             elif section.startswith('census') and w[0] == 'node':
                 zone = 'node%s/%s' % (w[1], w[3])
-                out['zones' + section[-1]][zone] = (int(w[5], 16), int(w[7], 16))
+                out.setdefault('zones' + section[-1], {})[zone] = (int(w[5], 16),
+                                                                   int(w[7], 16))
             elif section.startswith('census') and w[0].startswith('0x'):
                 out[section][int(w[0], 16)] = (zone, w[1],
                                                dict(zip(COUNTS, map(int, w[2:]))))
@@ -69,7 +76,16 @@ c1, c2, kpf = w['census1'], w['census2'], w['kpf']
 t.check(c1 and set(c1) == set(kpf) == set(c2),
         'the walk covers every census block (%d census, %d walked)' % (len(c1), len(kpf)))
 
-stable = [pfn for pfn in sorted(c1) if c1[pfn] == c2.get(pfn) and pfn in kpf]
+# with a second walk and a third census (censuswalk since both), those
+# must agree too: a page's state may leave and come back between reads
+c3, kpf2 = w['census3'], w['kpf2']
+if c3 is not None or kpf2 is not None:
+    t.check(c3 is not None and kpf2 is not None and set(c3) == set(c1) == set(kpf2),
+            'the second walk and third census cover every census block (%d, %d)'
+            % (len(kpf2 or ()), len(c3 or ())))
+stable = [pfn for pfn in sorted(c1) if c1[pfn] == c2.get(pfn) and pfn in kpf and
+          (c3 is None or c3.get(pfn) == c1[pfn]) and
+          (kpf2 is None or kpf2.get(pfn) == kpf[pfn])]
 pct = 100.0 * len(stable) / max(len(c1), 1)
 t.check(pct >= a.min_stable, 'at rest: %d of %d blocks (%.1f %%) unchanged across the '
         'walk, at least %.0f %%' % (len(stable), len(c1), pct, a.min_stable))

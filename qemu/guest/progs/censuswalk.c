@@ -8,11 +8,18 @@
  * page flags the kernel exports, not the census code. Between the two
  * census reads nothing of ours allocates: every buffer is allocated and
  * touched first, and the results are printed only at the end, so a block
- * whose two census lines agree was at rest while it was walked. The census
+ * whose census lines agree was at rest while it was walked. The census
  * and buddyinfo files stay open and are read again from offset 0: each
  * open allocates the file's seq_file buffer, a slab object, and a slab
  * page freed and allocated again around the walk would be slab in both
  * censuses but not in the walk.
+ *
+ * A page can leave a state and come back between two reads: on 6.12 a
+ * folio waiting in a per-CPU LRU batch has PG_lru clear, set again when
+ * the batch drains.  So the cycle is census, walk, census, walk, census:
+ * a block is at rest when its three census lines and its two walks
+ * agree (one flip of a page's state after the first census and one back
+ * before the second passed for rest when there was one walk).
  *
  * A zone is at rest when its part of the census and its /proc/buddyinfo
  * line read the same before and after the walk. Background work (vmstat,
@@ -22,7 +29,8 @@
  *
  * Output: "attempts N zones_at_rest Z", "census1" + the first read,
  * "buddyinfo1" + /proc/buddyinfo, one "kpf" line per block, "buddyinfo2",
- * "census2" + the second read:
+ * "census2" + the second read, one "kpf2" line per block (the second
+ * walk), "census3" + the third read:
  *
  *   kpf 0xPFN pages free lru slab pgtable reserved offline other nopage
  */
@@ -57,10 +65,10 @@ struct block {
 	unsigned int count[NR_CLASSES];
 };
 
-/* One census-walk-census cycle */
+/* One census-walk-census-walk-census cycle */
 struct attempt {
-	char *census1, *census2, *buddy1, *buddy2;
-	struct block *blocks;
+	char *census1, *census2, *census3, *buddy1, *buddy2;
+	struct block *blocks, *blocks2;
 	unsigned long nr_blocks;
 	int zones_at_rest;
 };
@@ -177,13 +185,18 @@ static void alloc_attempt(struct attempt *a)
 {
 	a->census1 = zalloc(TEXT_MAX);
 	a->census2 = zalloc(TEXT_MAX);
+	a->census3 = zalloc(TEXT_MAX);
 	a->buddy1 = zalloc(TEXT_MAX);
 	a->buddy2 = zalloc(TEXT_MAX);
 	a->blocks = zalloc(MAX_BLOCKS * sizeof(*a->blocks));
+	a->blocks2 = zalloc(MAX_BLOCKS * sizeof(*a->blocks2));
 }
 
-/* Walk every block census1 lists; 0, or -1 on a census it cannot read */
-static int walk_census(struct attempt *a)
+/*
+ * Walk every block census1 lists into @blocks; 0, or -1 on a census it
+ * cannot read
+ */
+static int walk_census(struct attempt *a, struct block *blocks)
 {
 	unsigned long zstart = 0, zend = 0;
 	char *line, *save;
@@ -214,7 +227,7 @@ static int walk_census(struct attempt *a)
 				MAX_BLOCKS);
 			return -1;
 		}
-		b = &a->blocks[a->nr_blocks++];
+		b = &blocks[a->nr_blocks++];
 		memset(b, 0, sizeof(*b));
 		b->pfn = pfn;
 		walk(b, pfn > zstart ? pfn : zstart,
@@ -276,13 +289,23 @@ static int zones_at_rest(const struct attempt *a)
 	return rest;
 }
 
+static void print_walk(const char *tag, const struct block *b, unsigned long n)
+{
+	for (unsigned long i = 0; i < n; i++) {
+		const unsigned int *c = b[i].count;
+
+		printf("%s 0x%lx %lu %u %u %u %u %u %u %u %u\n", tag, b[i].pfn,
+		       b[i].pages, c[C_FREE], c[C_LRU], c[C_SLAB], c[C_PGTABLE],
+		       c[C_RESERVED], c[C_OFFLINE], c[C_OTHER], c[C_NOPAGE]);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const char *census = argc > 1 ? argv[1] :
 		"/sys/kernel/debug/mobility/census";
 	const char *buddyinfo = "/proc/buddyinfo";
 	struct attempt tmp;
-	unsigned long i;
 	int n, census_fd, buddy_fd;
 
 	alloc_attempt(&try);
@@ -297,10 +320,13 @@ int main(int argc, char **argv)
 	for (n = 1; n <= MAX_ATTEMPTS; n++) {
 		slurp(census_fd, census, try.census1);
 		slurp(buddy_fd, buddyinfo, try.buddy1);
-		if (walk_census(&try))
+		if (walk_census(&try, try.blocks))
 			return 1;
 		slurp(buddy_fd, buddyinfo, try.buddy2);
 		slurp(census_fd, census, try.census2);
+		if (walk_census(&try, try.blocks2))
+			return 1;
+		slurp(census_fd, census, try.census3);
 		try.zones_at_rest = zones_at_rest(&try);
 		if (try.zones_at_rest > best.zones_at_rest) {
 			tmp = best;
@@ -314,15 +340,10 @@ int main(int argc, char **argv)
 	printf("attempts %d zones_at_rest %d\n", n > MAX_ATTEMPTS ? MAX_ATTEMPTS : n,
 	       best.zones_at_rest);
 	printf("census1\n%sbuddyinfo1\n%s", best.census1, best.buddy1);
-	for (i = 0; i < best.nr_blocks; i++) {
-		const unsigned int *c = best.blocks[i].count;
-
-		printf("kpf 0x%lx %lu %u %u %u %u %u %u %u %u\n",
-		       best.blocks[i].pfn, best.blocks[i].pages, c[C_FREE],
-		       c[C_LRU], c[C_SLAB], c[C_PGTABLE], c[C_RESERVED],
-		       c[C_OFFLINE], c[C_OTHER], c[C_NOPAGE]);
-	}
+	print_walk("kpf", best.blocks, best.nr_blocks);
 	printf("buddyinfo2\n%scensus2\n%s", best.buddy2, best.census2);
+	print_walk("kpf2", best.blocks2, best.nr_blocks);
+	printf("census3\n%s", best.census3);
 	if (fflush(stdout) || ferror(stdout))
 		die("stdout");
 	return 0;
