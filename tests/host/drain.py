@@ -7,7 +7,9 @@
 # at least --min-batches batches and with every --reasons reason.  A CPU
 # whose lists a cpu_dead drain emptied is offline: until it records an
 # event again, only cpu_dead drains (the rest of page_alloc_cpu_dead()'s
-# zones and batches) can name it.
+# zones and batches) can name it.  The CPUs that exist are the capture's
+# (trace-cmd's cpus=N): drain_all() also empties the lists of CPUs that
+# recorded nothing.
 # The per-page event's migratetype is the pcp list's type on 6.1 (cached
 # when the page was freed), so the batch's counts per list are checked
 # exactly; since 6.10 it is the type of the page's block when it is drained
@@ -47,13 +49,14 @@ drains = pages = checked_zone = 0
 biggest = longest = 0   # the largest and longest complete batch
 v2 = None
 bad, short_first, wrong_cpu, wrong_zone, reasons = [], [], [], [], {}
-cpus = set()        # the CPUs that recorded events: those that exist
+cpus = set()        # the CPUs that recorded events
+header = {}         # cpus: the capture's CPU count, when the report says
 drained = []        # every pcp_drain
 dead_cpu, not_worker = [], []
 offline = {}        # cpu -> its cpu_dead drain, until it records an event
 after_dead = []
 wrong_type, typed = [], 0
-for i, e in enumerate(events(a.capture)):
+for i, e in enumerate(events(a.capture, header=header)):
     cpus.add(e.cpu)
     offline.pop(e.cpu, None)            # it runs: online (again)
     if e.name != 'mm_page_pcpu_drain' and e.cpu in acc:
@@ -166,10 +169,18 @@ t.check(not short_first, 'no first batch on a cpu has more per-page events than 
         short_first)
 t.check(not left, 'every per-page drain event belongs to a pcp_drain batch', left)
 t.check(not wrong_cpu, 'cpu= is the cpu that ran free_high/vmstat/local drains', wrong_cpu)
+# drain_all() empties the lists of CPUs that may record nothing: the CPUs
+# that exist are the capture's (trace-cmd's cpus=N); a saved report without
+# that line has only those that recorded events
+if 'cpus' in header:
+    strays = cpus - set(range(header['cpus']))
+    t.check(not strays, 'every CPU that recorded events is one of the %d of the capture'
+            % header['cpus'], ['cpu %d' % c for c in sorted(strays)])
+    cpus = set(range(header['cpus']))
 nowhere = ['%s: no cpu %d in the capture (cpus %s)' % (e, e.num('cpu'), sorted(cpus))
            for e in drained if e.num('cpu') not in cpus]
-t.check(not nowhere, 'cpu= of every batch is a CPU of the capture (%d CPUs)' % len(cpus),
-        nowhere)
+t.check(not nowhere, 'cpu= of every batch is a CPU of the capture (%d CPUs%s)'
+        % (len(cpus), '' if 'cpus' in header else ' that recorded events'), nowhere)
 t.check(not not_worker, 'every vmstat drain ran in a kworker (%d batches)'
         % reasons.get('vmstat', 0), not_worker)
 t.check(not dead_cpu, 'cpu= of cpu_dead drains is the dead cpu, not the one running '

@@ -152,7 +152,36 @@ def drain_on_missing_cpu(L, side):
     does not have."""
     L = list(L)
     i = _first_drain(L, 'all')
-    L[i] = setf(L[i], 'cpu', 1 + max(int(EV.search(l).group(1)) for l in L if EV.search(l)))
+    L[i] = setf(L[i], 'cpu', _recorded_cpus(L))
+    return L
+
+
+def _recorded_cpus(L):
+    return 1 + max(int(EV.search(l).group(1)) for l in L if EV.search(l))
+
+
+def drain_past_cpus_header(L, side):
+    """With trace-cmd's "cpus=N" line, a drain of all CPUs' lists naming
+    CPU N: one past the last CPU of the capture."""
+    n = _recorded_cpus(L)
+    L = ['cpus=%d' % n] + list(L)
+    i = _first_drain(L, 'all')
+    L[i] = setf(L[i], 'cpu', n)
+    return L
+
+
+def cpus_header_short(L, side):
+    """A "cpus=N" line with fewer CPUs than recorded events."""
+    return ['cpus=%d' % (_recorded_cpus(L) - 1)] + list(L)
+
+
+def idle_cpu_drained(L, side):
+    """Not a defect: drain_all() empties the lists of a CPU of the capture
+    that recorded no event (cpus=N names one more CPU than recorded)."""
+    n = _recorded_cpus(L)
+    L = ['cpus=%d' % (n + 1)] + list(L)
+    i = _first_drain(L, 'all')
+    L[i] = setf(L[i], 'cpu', n)
     return L
 
 
@@ -437,28 +466,83 @@ def census_block_twice(L, side):
     return L[:i + 1] + L[i:]
 
 
-def _census_move(side, key, to):
-    """One page of a block counted as `to` instead of `key`, in both census
-    reads of a censuswalk output (side[0]): the block still looks at rest."""
-    cols = ('free', 'free_chunks', 'lru', 'movable_ops', 'slab_reclaimable',
-            'slab_unmovable', 'pgtable', 'kernel', 'free_pcp', 'reserved', 'offline')
-    W = list(side[0])
-    i, j = cols.index(key) + 2, cols.index(to) + 2
-    seen = {}       # pfn -> its census lines (census1, census2)
-    for line in W:
-        w = line.split()
-        if len(w) == 13 and w[0].startswith('0x'):
-            seen.setdefault(w[0], []).append(line)
-    # a block the oracle compares: unchanged across the walk
-    victim = next(pfn for pfn, lines in seen.items()
-                  if len(lines) == 2 and lines[0] == lines[1] and
-                  int(lines[0].split()[i]) > 0)
+CENSUS_COLS = ('free', 'free_chunks', 'lru', 'movable_ops', 'slab_reclaimable',
+               'slab_unmovable', 'pgtable', 'kernel', 'free_pcp', 'reserved', 'offline')
+KPF_COLS = ('pages', 'free', 'lru', 'slab', 'pgtable', 'reserved', 'offline', 'other',
+            'nopage')
+
+
+def _walk_lines(W):
+    """pfn -> indexes of its census lines (census1, 2, 3) and of its kpf and
+    kpf2 lines in a censuswalk output."""
+    census, kpf = {}, {}
     for n, line in enumerate(W):
         w = line.split()
-        if len(w) == 13 and w[0] == victim:
-            w[i], w[j] = str(int(w[i]) - 1), str(int(w[j]) + 1)
-            W[n] = ' '.join(w)
+        if len(w) == 13 and w[0].startswith('0x'):
+            census.setdefault(w[0], []).append(n)
+        elif len(w) == 11 and w[0] in ('kpf', 'kpf2'):
+            kpf.setdefault(w[1], []).append(n)
+    return census, kpf
+
+
+def _at_rest_with(W, col):
+    """A block the oracle compares (every census read and every walk of it
+    alike) whose census has pages in col."""
+    census, kpf = _walk_lines(W)
+    i = CENSUS_COLS.index(col) + 2
+    return next(pfn for pfn, ns in census.items()
+                if len(set(W[n] for n in ns)) == 1 and int(W[ns[0]].split()[i]) > 0 and
+                len(set(W[n].split(None, 1)[1] for n in kpf[pfn])) == 1)
+
+
+def _shift(W, n, cols, key, to, skip):
+    w = W[n].split()
+    i, j = cols.index(key) + skip, cols.index(to) + skip
+    w[i], w[j] = str(int(w[i]) - 1), str(int(w[j]) + 1)
+    W[n] = ' '.join(w)
+
+
+def _census_move(side, key, to):
+    """One page of a block counted as `to` instead of `key`, in every census
+    read of a censuswalk output (side[0]): the block still looks at rest."""
+    W = list(side[0])
+    victim = _at_rest_with(W, key)
+    for n in _walk_lines(W)[0][victim]:
+        _shift(W, n, CENSUS_COLS, key, to, 2)
     side[0] = W
+
+
+def walk_changed_between(L, side):
+    """Not a defect: an LRU page of a block at rest left the LRU during the
+    first walk and came back before the second: the walks disagree, the
+    block is not at rest and is not compared."""
+    W = list(side[0])
+    victim = _at_rest_with(W, 'lru')
+    _shift(W, _walk_lines(W)[1][victim][0], KPF_COLS, 'lru', 'other', 2)
+    side[0] = W
+    return L
+
+
+def census_changed_after_walks(L, side):
+    """Not a defect: an LRU page of a block left the LRU after the second
+    census read (both walks and the third census see it off the LRU): the
+    census reads disagree, the block is not at rest and is not compared."""
+    W = list(side[0])
+    victim = _at_rest_with(W, 'lru')
+    census, kpf = _walk_lines(W)
+    for n in kpf[victim]:
+        _shift(W, n, KPF_COLS, 'lru', 'other', 2)
+    _shift(W, census[victim][2], CENSUS_COLS, 'lru', 'kernel', 2)
+    side[0] = W
+    return L
+
+
+def walk2_drops_block(L, side):
+    """A second walk that misses one census block."""
+    W = list(side[0])
+    n = _walk_lines(W)[1][_at_rest_with(W, 'free')][1]
+    side[0] = W[:n] + W[n + 1:]
+    return L
 
 
 def census_lru_as_kernel(L, side):
@@ -588,25 +672,31 @@ DEFECTS = {f.__name__.replace('_', '-'): f for f in (
     high_order_as_movable, flip_in_wrong_zone, order_0_hugetlb, wrong_dst_mt,
     drop_one_flip, no_flips, truncated_snapshot, block_mt_is_alloc_mt, drop_drains_but_first,
     drain_wrong_node, drain_wrong_cpu, drain_dead_cpu_as_running, drain_all_as_cpu_dead,
-    drain_on_missing_cpu,
+    drain_on_missing_cpu, drain_past_cpus_header, cpus_header_short,
     drain_free_high_as_vmstat,
     dup_success, missing_failure, lost_last_step, isolate_outside,
     no_unisolate, one_block_movable, drop_reserves, drop_unreserves, reserve_over_limit,
     isolate_free_from_movable, census_lru_as_kernel, census_free_as_pcp,
-    census_slab_as_pgtable, census_block_twice, claim_below_half, unclaimed_above_half,
+    census_slab_as_pgtable, census_block_twice, walk2_drops_block, claim_below_half,
+    unclaimed_above_half,
     migration_failure_as_success, migration_wrong_mode,
     migration_wrong_reason, migration_pass_without_retry, migration_sync_before_async,
     migration_sync_unbatched, migration_out_of_list_order,
     extfrag_wrong_order)}
 
+# reports a correct kernel could write, that an oracle must pass
+VALID = {f.__name__.replace('_', '-'): f for f in (
+    idle_cpu_drained, walk_changed_between, census_changed_after_walks)}
+
 if __name__ == '__main__':
-    if len(sys.argv) not in (4, 6) or sys.argv[1] not in DEFECTS:
-        sys.exit('usage: mutate.py {%s} IN OUT [SIDE_IN SIDE_OUT]' % '|'.join(DEFECTS))
+    if len(sys.argv) not in (4, 6) or sys.argv[1] not in {**DEFECTS, **VALID}:
+        sys.exit('usage: mutate.py {%s} IN OUT [SIDE_IN SIDE_OUT]'
+                 % '|'.join(list(DEFECTS) + list(VALID)))
     name, src, dst = sys.argv[1:4]
     L = lines_of(src)
     side = [lines_of(sys.argv[4])] if len(sys.argv) == 6 else [None]
     side0 = list(side[0]) if side[0] else None
-    out = DEFECTS[name](L, side)
+    out = {**DEFECTS, **VALID}[name](L, side)
     if out == L and side[0] == side0:
         sys.exit('mutate.py: %s changed nothing' % name)
     with open(dst, 'w') as f:

@@ -55,11 +55,19 @@ def _lines(path):
             yield from f
 
 
-def events(path, names=None):
-    """Yield Event for every event line of the report (optionally only names)."""
+CPUS = re.compile(r'^cpus=(\d+)\s*$')
+
+
+def events(path, names=None, header=None):
+    """Yield Event for every event line of the report (optionally only names).
+    With a dict HEADER, its 'cpus' becomes the capture's CPU count when the
+    report states it (trace-cmd's "cpus=N" line; a saved report may not)."""
     for line in _lines(path):
         m = LINE.match(line)
         if not m:
+            c = CPUS.match(line)
+            if c and header is not None:
+                header['cpus'] = int(c.group(1))
             continue
         name = m.group('event')
         if names and name not in names:
