@@ -35,7 +35,7 @@ declare -A passed_on
 case_() {
 	local defect=$1 o=$2 fx=$3 side=$4 expect=$5
 	shift 6
-	local key="$o $fx $*" out rc f
+	local key="$o $fx $*" out rc f ms
 	# a case whose input is missing fails: it never silently drops out
 	for f in "$fx" "$side"; do
 		[ "$f" = - ] || [ -e "$F/$f" ] || {
@@ -52,15 +52,22 @@ case_() {
 		local args="$*"
 		result $rc "$o passes on the real report $fx${args:+ (${args//@SIDE@/$side})}"
 	fi
-	local m=$tmp/$defect.report ms=$tmp/$defect.side
-	if [ "$side" = - ]; then
-		python3 "$here/mutate.py" "$defect" "$F/$fx" "$m"
-	else
-		python3 "$here/mutate.py" "$defect" "$F/$fx" "$m" "$F/$side" "$ms"
-	fi || { result 1 "$o: mutate.py $defect failed"; table+=("$defect|$o|$fx|NOT RUN|"); return; }
-	[ -e "$ms" ] || ms=$F/$side
-	out=$(oracle "$o" "$m" "$ms" "$@")
+	doctor "$defect" "$fx" "$side" ||
+		{ result 1 "$o: mutate.py $defect failed"; table+=("$defect|$o|$fx|NOT RUN|"); return; }
+	out=$(oracle "$o" "$tmp/$defect.report" "$ms" "$@")
 	verdict "$defect" "$o" "$fx" "$expect" $? "$out"
+}
+
+# doctor NAME FIXTURE SIDE: mutate.py NAME into $tmp/NAME.report; ms is the
+#   side file to read with it (doctored into $tmp/NAME.side when NAME changes it)
+doctor() {
+	ms=$F/$3
+	if [ "$3" = - ]; then
+		python3 "$here/mutate.py" "$1" "$F/$2" "$tmp/$1.report"
+	else
+		python3 "$here/mutate.py" "$1" "$F/$2" "$tmp/$1.report" "$F/$3" "$tmp/$1.side" &&
+			ms=$tmp/$1.side
+	fi
 }
 
 # valid_ VARIANT ORACLE FIXTURE SIDE EXPECT -- ARGS...: the fixture changed
@@ -69,13 +76,7 @@ case_() {
 valid_() {
 	local variant=$1 o=$2 fx=$3 side=$4 expect=$5 out rc hit ms
 	shift 6
-	ms=$F/$side
-	if [ "$side" = - ]; then
-		python3 "$here/mutate.py" "$variant" "$F/$fx" "$tmp/$variant.report"
-	else
-		ms=$tmp/$variant.side
-		python3 "$here/mutate.py" "$variant" "$F/$fx" "$tmp/$variant.report" "$F/$side" "$ms"
-	fi || { result 1 "$o: mutate.py $variant failed"; return; }
+	doctor "$variant" "$fx" "$side" || { result 1 "$o: mutate.py $variant failed"; return; }
 	out=$(oracle "$o" "$tmp/$variant.report" "$ms" "$@")
 	rc=$?
 	hit=$(grep -E '^ok' <<<"$out" | grep -E -m1 "$expect")
