@@ -7,7 +7,12 @@
 # "request") fixes some causes: mm_compaction_suitable ret=skipped means
 # not enough free memory; a deferral or ret=not_suitable_zone without a
 # mm_compaction_begin of the task means compaction did not run; a begin
-# means it ran.  `fragview explain --format json` (--fragview BINARY, or
+# means it ran.  A deferral follows a failed run: when the capture has an
+# mm_compaction_defer_compaction of the zone, at an order up to the
+# request's, before the failure, what failed that run may be the cause
+# (and explain must name a run before the failure as the deferring one);
+# without one, only no-compaction (or the free-memory causes) fits, and
+# explain must name no deferring run.  `fragview explain --format json` (--fragview BINARY, or
 # a saved --json FILE) must explain exactly those failures (time, task),
 # agree with every cause the report fixes, and validate against
 # Documentation/fragview-explain.schema.json (when python3-jsonschema is
@@ -49,6 +54,7 @@ if not a.fragview and not a.json:
 # ---- the report: failures, and what each task's request said
 failures = []               # (ts_us, pid, comm, facts)
 request = defaultdict(set)  # pid -> facts since its previous high-order alloc
+defers = {}                 # (node, zone) -> lowest order_failed deferred so far
 have_compaction = False
 for line in _lines(a.capture):
     m = LINE.match(line)
@@ -62,6 +68,15 @@ for line in _lines(a.capture):
             request[pid].add('suitable=' + f.get('ret', '?'))
         else:
             request[pid].add(name)
+        if name == 'mm_compaction_deferred':
+            z = (f.get('node'), f.get('zone'))
+            if z in defers and defers[z] <= int(f.get('order', '0')):
+                request[pid].add('deferred-after-failed-run')
+        continue
+    if name == 'mm_compaction_defer_compaction':
+        z = (f.get('node'), f.get('zone'))
+        o = int(f.get('order', '0'))
+        defers[z] = min(defers.get(z, o), o)
         continue
     if name != 'mm_page_alloc' or int(f.get('order', '0')) < 9:
         continue
@@ -78,6 +93,9 @@ def fixed_cause(facts):
     if 'mm_compaction_begin' in facts:
         return {'pinned', 'migration-failed', 'per-cpu-lists', 'isolation',
                 'reserves', 'no-free-memory', 'unknown'}
+    if 'deferred-after-failed-run' in facts:
+        return {'pinned', 'migration-failed', 'per-cpu-lists', 'isolation',
+                'reserves', 'no-free-memory', 'no-compaction', 'unknown'}
     if 'mm_compaction_deferred' in facts or 'suitable=not_suitable_zone' in facts:
         return {'no-compaction', 'reserves', 'no-free-memory'}
     return None
@@ -137,6 +155,25 @@ for (ts_us, pid, comm, facts), e in zip(failures, ex):
                      (ts_us, comm, pid, e['cause'], '|'.join(sorted(allowed)),
                       ', '.join(sorted(facts))))
 t.check(not wrong, '%d causes the compaction events fix, all agree' % fixed, wrong)
+
+# the deferring run: named only after a defer_compaction, and before the
+# failure, a run that ended complete or partial_skipped
+bad = []
+for (ts_us, pid, comm, facts), e in zip(failures, ex):
+    by = (e.get('compaction') or {}).get('deferred_by')
+    if by is None:
+        continue
+    if have_compaction and 'deferred-after-failed-run' not in facts:
+        bad.append('%d us %s-%d: deferred by run %s, but no '
+                   'mm_compaction_defer_compaction of its zone came before'
+                   % (ts_us, comm, pid, by.get('run')))
+    elif (by.get('end_ns') is None or by['end_ns'] / 1000 > ts_us + 1 or
+          by.get('status') not in ('complete', 'partial_skipped')):
+        bad.append('%d us %s-%d: deferred by run %s ending %s at %s ns'
+                   % (ts_us, comm, pid, by.get('run'), by.get('status'),
+                      by.get('end_ns')))
+t.check(not bad, 'every deferring run explain names is a failed run before '
+        'the failure, after which the kernel deferred', bad)
 
 if a.expect:
     mine = [(f, e) for f, e in zip(failures, ex)

@@ -280,12 +280,47 @@ static void ranges(const struct fv_compact *c, struct fv_explanation *e)
 	e->fails_hi = a->fails_at;
 }
 
+/*
+ * A request that compaction deferred without a run of its own: the run
+ * that deferred it.  defer_compaction() follows a sync run that ended
+ * complete or partial_skipped (kcompactd's or a direct one) and defers
+ * every order from the run's up, in that zone: the latest such run
+ * before the allocation, in a zone the request named, of an order up to
+ * the request's.  Its failure is the reason the request could not
+ * compact, so the verdict goes by what held the blocks then.
+ */
+static void deferring_run(const struct fv_compact *c, struct fv_explanation *e)
+{
+	e->deferred_by = -1;
+	if (e->alloc < 0 || e->nr_runs ||
+	    !(e->deferred || e->suitable[FV_CS_DEFERRED]))
+		return;
+	for (size_t k = e->runs_hi; k-- > 0;) {
+		const struct fv_crun *r = &c->runs[k];
+		bool named = false;
+
+		if (!r->have_end || !r->sync || r->order < 0 ||
+		    (unsigned int)r->order > e->order ||
+		    (r->status != FV_CS_COMPLETE &&
+		     r->status != FV_CS_PARTIAL_SKIPPED))
+			continue;
+		for (size_t i = 0; i < e->nr_zones && !named; i++)
+			named = e->zones[i].nid == r->nid &&
+				e->zones[i].zone == r->zone;
+		if (named) {
+			e->deferred_by = k;
+			return;
+		}
+	}
+}
+
 /* 3: the task's notes and runs in the request */
 static void request(const struct fv_model *m, struct fv_explanation *e)
 {
 	const struct fv_compact *c = m->compact;
 
 	e->prio = -1;
+	e->deferred_by = -1;
 	if (!c)
 		return;
 	e->window = m->first_ts;
@@ -322,6 +357,7 @@ static void request(const struct fv_model *m, struct fv_explanation *e)
 		e->migrated += r->migrated;
 		e->failed += r->failed;
 	}
+	deferring_run(c, e);
 }
 
 /* 1: per zone */
@@ -598,7 +634,7 @@ static uint8_t decide(const struct fv_model *m,
 	if (reserve)
 		return FV_CAUSE_RESERVES;
 	if (e->alloc >= 0 && m->compact->have_compaction_events && !e->nr_runs &&
-	    (!e->tried || e->deferred || e->suitable[FV_CS_DEFERRED] ||
+	    e->deferred_by < 0 && (!e->tried || e->deferred || e->suitable[FV_CS_DEFERRED] ||
 	     e->suitable[FV_CS_NOT_SUITABLE_ZONE]))
 		return FV_CAUSE_NO_COMPACTION;
 	/* the pin of most nearest blocks; ties: the order of enum fv_pin */
@@ -660,6 +696,16 @@ static int put_compaction(char *buf, size_t len, const struct fv_model *m,
 {
 	const struct fv_crun *last;
 
+	if (e->deferred_by >= 0) {
+		last = &m->compact->runs[e->deferred_by];
+		return snprintf(buf, len, "; compaction was deferred (%u "
+				"deferrals) after the run at %" PRIu64 ".%03" PRIu64
+				" s by pid %d ended %s",
+				e->deferred + e->suitable[FV_CS_DEFERRED],
+				last->ts_end / 1000000000,
+				last->ts_end % 1000000000 / 1000000, last->pid,
+				fv_explain_status_phrase(last->status));
+	}
 	if (!e->nr_runs)
 		return snprintf(buf, len, "; compaction did not run%s",
 				e->alloc >= 0 && e->tried ?

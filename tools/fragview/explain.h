@@ -134,6 +134,9 @@ struct fv_explanation {
 	uint32_t *runs;			/* indices into compact->runs */
 	size_t nr_runs;
 	uint64_t migrated, failed;	/* by those runs */
+	int64_t deferred_by;		/* deferred with no run of its own:
+					 * the run whose failure deferred it
+					 * (index into compact->runs), -1 */
 	/* 4 */
 	uint8_t cause;			/* enum fv_cause */
 	int32_t culprit_pid;		/* pinned: the task behind most of the

@@ -179,7 +179,12 @@ static void put_compaction(FILE *out, const struct fv_model *m,
 		fputs(i ? "," : "", out);
 		put_run(out, &m->compact->runs[e->runs[i]], e->runs[i]);
 	}
-	fputs("]}", out);
+	fputs("],\"deferred_by\":", out);
+	if (e->deferred_by >= 0)
+		put_run(out, &m->compact->runs[e->deferred_by], e->deferred_by);
+	else
+		fputs("null", out);
+	fputc('}', out);
 }
 
 static void put_one(FILE *out, const struct explain_view *v,

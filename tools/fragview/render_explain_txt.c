@@ -164,6 +164,14 @@ static void put_compaction(FILE *out, const struct explain_view *v,
 	} else {
 		fprintf(out, "\n  Compaction in the second before (since %s s)\n", ts);
 	}
+	if (e->deferred_by >= 0) {
+		const struct fv_crun *r = &c->runs[e->deferred_by];
+
+		map_fmt_ts(ts, sizeof(ts), r->ts_end);
+		fprintf(out, "    deferred by: run %" PRId64 " of pid %d, "
+			"ended %s s %s\n", e->deferred_by, r->pid, ts,
+			fv_explain_status_phrase(r->status));
+	}
 	if (!e->nr_runs) {
 		fputs("    runs: none\n", out);
 		return;

@@ -412,6 +412,75 @@ static void test_migration_failed(void)
 	done(&m, &e);
 }
 
+/*
+ * A request that compaction deferred, after the task's previous request
+ * whose sync run ended complete: the deferral is that failure's, so the
+ * pins decide (pinned), and the run is named as the deferring one.
+ */
+static void test_deferred_after_failed_run(void)
+{
+	struct fv_model m;
+	struct fv_explanation e;
+
+	setup(&m, snap_nearly, nearly, FV_CN_SLAB_UNMOVABLE);
+	compaction_ran(&m);
+	feed(&m, ev_alloc(2 * S + 6, UINT64_MAX, 9));
+	feed(&m, ev_czone(2 * S + 7, FV_EV_CTRY, PID, -1, 0, 9, 0));
+	feed(&m, ev_czone(2 * S + 8, FV_EV_CDEFERRED, PID, 0, Z, 9, 0));
+	feed(&m, ev_alloc(3 * S, UINT64_MAX, 9));
+	explain_last(&m, NULL, &e);
+	CHECK_EQ(e.nr_runs, 0);
+	CHECK_EQ(e.deferred, 1);
+	CHECK_EQ(e.deferred_by, 0);
+	CHECK_EQ(e.cause, FV_CAUSE_PINNED);
+	CHECK(strstr(e.verdict, "compaction was deferred (1 deferrals) after the run at 2.000 s"));
+	done(&m, &e);
+}
+
+/* ... but a run that did not fail, or an async one, defers nothing */
+static void test_deferred_run_not_failed(void)
+{
+	static const uint8_t status[] = { FV_CS_SUCCESS, FV_CS_COMPLETE };
+
+	for (size_t i = 0; i < 2; i++) {
+		struct fv_model m;
+		struct fv_explanation e;
+
+		setup(&m, snap_nearly, nearly, FV_CN_SLAB_UNMOVABLE);
+		feed(&m, ev_czone(2 * S + 2, FV_EV_CSUITABLE, PID, 0, Z, 9,
+				  FV_CS_CONTINUE));
+		struct fv_event b = ev_crun(2 * S + 3, FV_EV_CBEGIN, PID, 0x1000,
+					    0x2000, 0x1000, 0x1e00, 0);
+		b.crun.sync = i == 0;
+		feed(&m, b);
+		feed(&m, ev_crun(2 * S + 4, FV_EV_CEND, PID, 0x1000, 0x2000,
+				 0x1e00, 0x1e00, status[i]));
+		feed(&m, ev_alloc(2 * S + 6, UINT64_MAX, 9));
+		feed(&m, ev_czone(2 * S + 8, FV_EV_CDEFERRED, PID, 0, Z, 9, 0));
+		feed(&m, ev_alloc(3 * S, UINT64_MAX, 9));
+		explain_last(&m, NULL, &e);
+		CHECK_EQ(e.deferred_by, -1);
+		CHECK_EQ(e.cause, FV_CAUSE_NO_COMPACTION);
+		CHECK(strstr(e.verdict, "compaction was deferred (1 deferrals)"));
+		done(&m, &e);
+	}
+}
+
+/* A deferral with no run in the capture: no-compaction. */
+static void test_deferred_no_run(void)
+{
+	struct fv_model m;
+	struct fv_explanation e;
+
+	setup(&m, snap_nearly, nearly, FV_CN_SLAB_UNMOVABLE);
+	feed(&m, ev_czone(2 * S + 8, FV_EV_CDEFERRED, PID, 0, Z, 9, 0));
+	feed(&m, ev_alloc(3 * S, UINT64_MAX, 9));
+	explain_last(&m, NULL, &e);
+	CHECK_EQ(e.deferred_by, -1);
+	CHECK_EQ(e.cause, FV_CAUSE_NO_COMPACTION);
+	done(&m, &e);
+}
+
 /* Free pages on per-cpu lists in the nearest blocks. */
 static void test_pcp(void)
 {
@@ -590,6 +659,9 @@ int main(void)
 	RUN(test_same_timestamp);
 	RUN(test_pinned_with_culprit);
 	RUN(test_migration_failed);
+	RUN(test_deferred_after_failed_run);
+	RUN(test_deferred_run_not_failed);
+	RUN(test_deferred_no_run);
 	RUN(test_pcp);
 	RUN(test_one_unmovable_page_pins);
 	RUN(test_isolation);
