@@ -154,8 +154,7 @@ fi
 # verdict must name it for >= 90 % of highalloc's failures and agree with
 # what the compaction events fix (tests/host/explain.py); a wrong
 # expectation must be rejected.  pinned and migration-failed are not
-# planted: the kernel defers compaction after a failed run, so most
-# repeated requests rightly get no-compaction (see the scenario).
+# planted yet (see the scenario).
 if scenario_boot explain explain 1G 600 explain; then
 	x=$out/explain/explain
 	host_check explain.py "$x/exhausted" --fragview "$fragview" \

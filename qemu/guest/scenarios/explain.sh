@@ -24,13 +24,17 @@
 #                from boot to boot (1, 4 and 15 of 20 attempts succeeded
 #                in three boots of the test kernels): 40 attempts, so
 #                that the blocks run out and at least 10 fail.
-# Not planted: pinned and migration-failed.  Both need compaction to run
-# for the failing request, and after a failed sync run (the request's own
-# retry, or kcompactd) the kernel defers compaction of the zone for the
-# next 2^n requests (defer_compaction(), n up to 6): on the 6.1 guest, with
-# fv-holder's pipes in the holes and then with the holder mlock()ed under
-# compact_unevictable_allowed=0, 8 of 9 and 12 of 13 of highalloc's
-# failures had no run of theirs, rightly no-compaction.
+# Not planted: pinned and migration-failed.  Both need a compaction run
+# that fails for the planted reason, in the capture: after a failed sync
+# run the kernel defers compaction of the zone for the next 2^n requests
+# (defer_compaction(), n up to 6), and explain goes by the run that
+# deferred them.  Tried: the holder's pipes filling its holes (they take
+# the holes in free-list order, so blocks at one end stay clean and
+# compaction frees them); its memory mlock()ed chunk by chunk under
+# compact_unevictable_allowed=0 (on 6.12 the vm_area_structs of the split
+# mapping fall into the holes: rightly pinned, not migration-failed, in
+# one boot of two); mlock2(MLOCK_ONFAULT) of the whole range (unmovable
+# pages of no recorded steal in the nearest blocks).
 # Recording starts once the holder is ready, with a census and a snapshot
 # every second, so that explain's figures are at most a second old; the
 # holder's state is given 1.5 s to be counted before the first attempt.
