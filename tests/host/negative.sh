@@ -100,6 +100,12 @@ verdict() {
 	fi
 }
 
+# drain_ case_|valid_ NAME EXPECT: drain.py on the offline capture
+drain_() {
+	"$1" "$2" drain.py offline.report.gz offline.pageblocks "$3" -- \
+		--pageblocks @SIDE@ --reasons all,free_high
+}
+
 case_ drop-one-flip replay.py fragment.report.gz fragment.pageblocks \
 	'no flip lost|lost flip|starts from the replayed type' -- --pageblocks @SIDE@
 case_ no-flips replay.py fragment.report.gz - 'flipped blocks' -- --min-flips 1
@@ -108,24 +114,15 @@ case_ truncated-snapshot replay.py fragment.report.gz fragment.pageblocks \
 case_ block-mt-is-alloc-mt steal_flip.py fragment.report.gz - 'block_mt is the replayed type' --
 case_ claim-below-half steal_flip.py fragment.report.gz - 'follow the 6.1 claim rule' --
 case_ unclaimed-above-half steal_flip.py fragment.report.gz - 'follow the 6.1 claim rule' --
-case_ drop-drains-but-first drain.py offline.report.gz offline.pageblocks \
-	'belongs to a pcp_drain batch' -- --pageblocks @SIDE@ --reasons all,free_high
-case_ drain-wrong-node drain.py offline.report.gz offline.pageblocks \
-	'nid/zone are those of the drained pages' -- --pageblocks @SIDE@ --reasons all,free_high
-case_ drain-wrong-cpu drain.py offline.report.gz offline.pageblocks \
-	'cpu= is the cpu' -- --pageblocks @SIDE@ --reasons all,free_high
-case_ drain-on-missing-cpu drain.py offline.report.gz offline.pageblocks \
-	'a CPU of the capture' -- --pageblocks @SIDE@ --reasons all,free_high
-case_ drain-past-cpus-header drain.py offline.report.gz offline.pageblocks \
-	'a CPU of the capture \(2 CPUs\)' -- --pageblocks @SIDE@ --reasons all,free_high
-case_ cpus-header-short drain.py offline.report.gz offline.pageblocks \
-	'every CPU that recorded events is one of the 1' -- --pageblocks @SIDE@ --reasons all,free_high
-valid_ idle-cpu-drained drain.py offline.report.gz offline.pageblocks \
-	'a CPU of the capture \(3 CPUs\)' -- --pageblocks @SIDE@ --reasons all,free_high
-case_ drain-all-as-cpu-dead drain.py offline.report.gz offline.pageblocks \
-	'drained only as cpu_dead' -- --pageblocks @SIDE@ --reasons all,free_high
-case_ drain-free-high-as-vmstat drain.py offline.report.gz offline.pageblocks \
-	'vmstat drain ran in a kworker' -- --pageblocks @SIDE@ --reasons all,free_high
+drain_ case_ drop-drains-but-first 'belongs to a pcp_drain batch'
+drain_ case_ drain-wrong-node 'nid/zone are those of the drained pages'
+drain_ case_ drain-wrong-cpu 'cpu= is the cpu'
+drain_ case_ drain-on-missing-cpu 'a CPU of the capture'
+drain_ case_ drain-past-cpus-header 'a CPU of the capture \(2 CPUs\)'
+drain_ case_ cpus-header-short 'every CPU that recorded events is one of the 1'
+drain_ valid_ idle-cpu-drained 'a CPU of the capture \(3 CPUs\)'
+drain_ case_ drain-all-as-cpu-dead 'drained only as cpu_dead'
+drain_ case_ drain-free-high-as-vmstat 'vmstat drain ran in a kworker'
 case_ dup-success movepages.py migrate.report.gz migrate.movepages.out \
 	'succeeds twice' -- --movepages @SIDE@ --pageblocks "$F/migrate.pageblocks"
 case_ missing-failure movepages.py migrate.report.gz migrate.movepages.out \
