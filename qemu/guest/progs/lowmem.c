@@ -26,61 +26,10 @@
 #include <unistd.h>
 
 #include "hold.h"
+#include "zoneinfo.h"
 
 #define PAGE_SIZE 4096UL
 #define STEP (1UL << 20)
-#define MPOL_BIND 2
-#define MAX_ZONES 8
-
-struct zone_wm {
-	char name[32];
-	unsigned long free, min, low, managed;
-};
-
-/* the zones of node @nid that an anonymous allocation can reach */
-static int read_zones(int nid, struct zone_wm *z)
-{
-	char line[256], name[32];
-	int node, n = -1, mine = 0;
-	unsigned long v;
-	FILE *f = fopen("/proc/zoneinfo", "r");
-
-	if (!f) {
-		perror("lowmem: /proc/zoneinfo");
-		exit(1);
-	}
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "Node %d, zone %31s", &node, name) == 2) {
-			mine = node == nid && strcmp(name, "DMA") &&
-			       n + 1 < MAX_ZONES;
-			if (mine) {
-				n++;
-				memset(&z[n], 0, sizeof(z[n]));
-				strcpy(z[n].name, name);
-			}
-			continue;
-		}
-		if (!mine)
-			continue;
-		if (sscanf(line, " pages free %lu", &v) == 1)
-			z[n].free = v;
-		else if (sscanf(line, " min %lu", &v) == 1)
-			z[n].min = v;
-		else if (sscanf(line, " low %lu", &v) == 1)
-			z[n].low = v;
-		else if (sscanf(line, " managed %lu", &v) == 1)
-			z[n].managed = v;
-	}
-	fclose(f);
-	/* empty zones (Normal, Movable in a small guest) are listed too */
-	int kept = 0;
-
-	for (int i = 0; i <= n; i++)
-		if (z[i].managed)
-			z[kept++] = z[i];
-	return kept;
-}
-
 
 static void usage(const char *prog)
 {
