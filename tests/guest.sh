@@ -150,23 +150,30 @@ fi
 
 # fragview explain: order-9 allocations failing for a planted cause, one
 # capture per cause in one boot (qemu/guest/scenarios/explain.sh: node 0
-# under its low watermark, and holes with extfrag_threshold=1000); the
-# verdict must name it for >= 90 % of highalloc's failures and agree with
-# what the compaction events fix (tests/host/explain.py); a wrong
-# expectation must be rejected.  pinned and migration-failed are not
-# planted yet (see the scenario).
+# under its low watermark; holes with extfrag_threshold=1000; every block
+# of node 0 holding pipe pages of fv-holder); the verdict must name the
+# cause (and for pinned the task) for >= 90 % of highalloc's failures and
+# agree with what the compaction events fix (tests/host/explain.py); a
+# wrong expectation must be rejected.  migration-failed is not planted
+# yet (see the scenario).
 if scenario_boot explain explain 1G 600 explain; then
 	x=$out/explain/explain
 	host_check explain.py "$x/exhausted" --fragview "$fragview" \
 		--expect no-free-memory --task highalloc --min-failures 10
 	host_check explain.py "$x/nocompact" --fragview "$fragview" \
 		--expect no-compaction --task highalloc --min-failures 10
-	for wrong in exhausted:no-compaction nocompact:no-free-memory; do
-		python3 "$top/tests/host/explain.py" "$x/${wrong%:*}" \
-			--fragview "$fragview" --expect "${wrong#*:}" \
-			--task highalloc >/dev/null 2>&1
+	host_check explain.py "$x/pinned" --fragview "$fragview" \
+		--expect pinned --task highalloc --culprit fv-holder \
+		--min-failures 10
+	for wrong in exhausted:no-compaction nocompact:no-free-memory \
+		     pinned:migration-failed pinned:pinned:highalloc; do
+		IFS=: read -r capture cause culprit <<<"$wrong"
+		python3 "$top/tests/host/explain.py" "$x/$capture" \
+			--fragview "$fragview" --expect "$cause" \
+			${culprit:+--culprit "$culprit"} --task highalloc \
+			>/dev/null 2>&1
 		result "$([ $? = 1 ] && echo 0 || echo 1)" \
-			"explain.py rejects ${wrong#*:} as the cause of the ${wrong%:*} capture"
+			"explain.py rejects $cause${culprit:+ by $culprit} as the cause of the $capture capture"
 	done
 fi
 

@@ -24,18 +24,34 @@
 #                from boot to boot (1, 4 and 15 of 20 attempts succeeded
 #                in three boots of the test kernels): 40 attempts, so
 #                that the blocks run out and at least 10 fail.
-# Not planted: pinned and migration-failed.  Both need a compaction run
-# that fails for the planted reason, in the capture: after a failed sync
-# run the kernel defers compaction of the zone for the next 2^n requests
+#   pinned       pinholder (fv-holder) fills node 0 with anonymous pages,
+#                frees two aligned 8-page groups in each of its blocks and
+#                fills pipes from node 0's CPU: the pipe buffers steal the
+#                groups, too small to claim a block, so every block keeps
+#                unmovable pages of pipe_write(); then it frees half of
+#                the rest.  Compaction runs and frees no block.  The
+#                recording starts before the holder, so that the steals
+#                are in the capture (explain names their task), and the
+#                shell and trace-cmd run on node 1's CPU meanwhile, so that
+#                their own allocations stay out of node 0's groups.
+#                While it builds up, min_free_kbytes 256 and
+#                watermark_scale_factor 1: the pipes stop at node 0's low
+#                watermark, and the groups they leave free (blocks
+#                compaction can free) are those in its worth; and
+#                percpu_pagelist_high_fraction 1000000, per-cpu lists of
+#                4 batches at most (6.12 tunes them up to an eighth of the
+#                zone): a group still on one is out of the pipes' reach.
+# Not planted: migration-failed.  It needs a compaction run that fails
+# for that reason, in the capture: after a failed sync run the kernel
+# defers compaction of the zone for the next 2^n requests
 # (defer_compaction(), n up to 6), and explain goes by the run that
-# deferred them.  Tried: the holder's pipes filling its holes (they take
-# the holes in free-list order, so blocks at one end stay clean and
-# compaction frees them); its memory mlock()ed chunk by chunk under
-# compact_unevictable_allowed=0 (on 6.12 the vm_area_structs of the split
-# mapping fall into the holes: rightly pinned, not migration-failed, in
-# one boot of two); mlock2(MLOCK_ONFAULT) of the whole range (unmovable
-# pages of no recorded steal in the nearest blocks).
-# Recording starts once the holder is ready, with a census and a snapshot
+# deferred them.  Tried: the holder's memory mlock()ed chunk by chunk
+# under compact_unevictable_allowed=0 (on 6.12 the vm_area_structs of the
+# split mapping fall into the holes: rightly pinned, not migration-failed,
+# in one boot of two); mlock2(MLOCK_ONFAULT) of the whole range
+# (unmovable pages of no recorded steal in the nearest blocks).
+# Recording starts once the holder is ready (pinned: before it starts),
+# with a census and a snapshot
 # every second, so that explain's figures are at most a second old; the
 # holder's state is given 1.5 s to be counted before the first attempt.
 # (Not while the holder builds up: a census a second slowed lowmem's fill
@@ -45,6 +61,7 @@ base=$OUT
 fv_small_reserves
 echo 0 > /proc/sys/vm/watermark_boost_factor
 node0_cpu=$(cut -d, -f1 /sys/devices/system/node/node0/cpulist | cut -d- -f1)
+node1_cpu=$(cut -d, -f1 /sys/devices/system/node/node1/cpulist | cut -d- -f1)
 
 # census and snapshot every $1 seconds, until killed
 state_every() {
@@ -63,12 +80,13 @@ begin() {
 	rm -f /tmp/hold.ready
 }
 
-# attempt NAME HIGHALLOC-OPTIONS...: record, with the census and snapshot
-# ticker, huge pages one at a time once the holder's state is counted
+# attempt NAME HIGHALLOC-OPTIONS...: record (unless recording already),
+# with the census and snapshot ticker, huge pages one at a time once the
+# holder's state is counted
 attempt() {
 	name=$1
 	shift
-	fv_record_start || return 1
+	[ -n "$FV_RECORDER" ] || fv_record_start || return 1
 	state_every 1 &
 	ticker=$!
 	sleep 1.5
@@ -115,5 +133,33 @@ fv_wait_file /tmp/hold.ready $h && {
 }
 end $h
 echo "$threshold" > /proc/sys/vm/extfrag_threshold
+echo "$proactive" > /proc/sys/vm/compaction_proactiveness
+
+begin pinned
+min_free=$(cat /proc/sys/vm/min_free_kbytes)
+pcp_fraction=$(cat /proc/sys/vm/percpu_pagelist_high_fraction)
+echo 0 > /proc/sys/vm/compaction_proactiveness
+all_cpus=$(taskset -p $$ | sed 's/.*: //')
+taskset -p -c "$node1_cpu" $$ > /dev/null
+if fv_record_start; then
+	echo 256 > /proc/sys/vm/min_free_kbytes
+	echo 1 > /proc/sys/vm/watermark_scale_factor
+	echo 1000000 > /proc/sys/vm/percpu_pagelist_high_fraction
+	taskset -c "$node0_cpu" pinholder -n 0 -R /tmp/hold.ready \
+		> "$OUT/pinholder.out" 2>&1 &
+	h=$!
+	fv_wait_file /tmp/hold.ready $h && {
+		echo "$min_free" > /proc/sys/vm/min_free_kbytes
+		echo "$scale" > /proc/sys/vm/watermark_scale_factor
+		echo "$pcp_fraction" > /proc/sys/vm/percpu_pagelist_high_fraction
+		cat "$OUT/pinholder.out"
+		attempt pinned -N 0 -n 40
+	}
+	end $h
+fi
+taskset -p "$all_cpus" $$ > /dev/null
+echo "$min_free" > /proc/sys/vm/min_free_kbytes
+echo "$scale" > /proc/sys/vm/watermark_scale_factor
+echo "$pcp_fraction" > /proc/sys/vm/percpu_pagelist_high_fraction
 echo "$proactive" > /proc/sys/vm/compaction_proactiveness
 exit $FV_STATUS

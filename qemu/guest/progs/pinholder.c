@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pinholder - every pageblock of one NUMA node pinned by unmovable pages
+ * of a known task (comm "fv-holder"), with half of the node free: no
+ * compaction can make a free block there (fragview explain: "pinned").
+ *
+ * 1. Fill the node's zones (mbind) with order-0 anonymous pages until each
+ *    is at most -m MiB above its low watermark.
+ * 2. In every pageblock, find from /proc/self/pagemap -g aligned groups of
+ *    2^-o pages that are all the holder's, and free them: the first group
+ *    of every block, then the second of every block (the last pages freed
+ *    stay on the per-cpu list, out of the allocator's reach, and it is
+ *    the second groups that stay there).  Each group merges into a free
+ *    chunk of order -o, larger than most of what step 1 left free.
+ * 3. Fill pipes with what the node has above its low watermark, and some
+ *    more: with no free Unmovable page left, the buffers steal from the
+ *    largest free chunks first, the groups of 2 among them, and a chunk
+ *    of 2^-o pages is too small for a steal to claim its block: the block
+ *    stays Movable with pipe pages in it, by pipe_write() of this task.
+ *    Below the low watermark the rest goes to the other nodes.
+ * 4. Free one -c KiB chunk in two of everything else held.
+ * Then print what is left, create the ready file and hold until
+ * SIGTERM/SIGINT.  Run it on a CPU of the node: the pipe buffers are
+ * allocated on the local node first.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "hold.h"
+#include "parse_num.h"
+#include "zoneinfo.h"
+
+#define PAGE_SIZE 4096UL
+#define STEP (1UL << 20)
+#define PIPE_BYTES (1UL << 20)
+/* x86-64 with 4 KiB pages: a pageblock is a PMD */
+#define PAGEBLOCK_ORDER 9
+#define PFN_MASK ((1ULL << 55) - 1)
+#define KPF_BUDDY 10
+
+struct held {
+	uint64_t pfn;
+	size_t page;	/* index in the mapping */
+};
+
+static int by_pfn(const void *a, const void *b)
+{
+	const struct held *x = a, *y = b;
+
+	return x->pfn < y->pfn ? -1 : x->pfn > y->pfn;
+}
+
+/* 1: fault in @map 1 MiB at a time until no zone is @margin above low */
+static size_t fill(char *map, size_t cap, int nid, unsigned long margin)
+{
+	struct zone_wm z[MAX_ZONES];
+	size_t len = 0;
+
+	while (len + STEP <= cap) {
+		int nz = read_zones(nid, z), above = 0;
+
+		for (int i = 0; i < nz; i++) {
+			if (z[i].free <= z[i].min + STEP / PAGE_SIZE) {
+				fprintf(stderr, "pinholder: %s at %lu pages,"
+					" min %lu: stopping short\n",
+					z[i].name, z[i].free, z[i].min);
+				exit(1);
+			}
+			above += z[i].free > z[i].low + margin;
+		}
+		if (!nz || !above)
+			break;
+		for (size_t off = 0; off < STEP; off += PAGE_SIZE)
+			map[len + off] = 1;
+		len += STEP;
+	}
+	return len;
+}
+
+/* the pfn of every page held, sorted; *nr of them */
+static struct held *held_pages(char *map, size_t len, size_t *nr)
+{
+	size_t pages = len / PAGE_SIZE, n = 0;
+	uint64_t *pm = malloc(pages * sizeof(*pm));
+	struct held *h = malloc(pages * sizeof(*h));
+	int fd = open("/proc/self/pagemap", O_RDONLY);
+	off_t at = (uintptr_t)map / PAGE_SIZE * sizeof(*pm);
+
+	if (!pm || !h || fd < 0 ||
+	    pread(fd, pm, pages * sizeof(*pm), at) != (ssize_t)(pages * sizeof(*pm))) {
+		perror("pinholder: /proc/self/pagemap");
+		exit(1);
+	}
+	close(fd);
+	for (size_t i = 0; i < pages; i++)
+		if ((pm[i] >> 63) && (pm[i] & PFN_MASK))
+			h[n++] = (struct held){ pm[i] & PFN_MASK, i };
+	free(pm);
+	if (!n) {
+		fprintf(stderr, "pinholder: no pfn in pagemap (not root?)\n");
+		exit(1);
+	}
+	qsort(h, n, sizeof(*h), by_pfn);
+	*nr = n;
+	return h;
+}
+
+/*
+ * 2: free group @pass (0, 1, ...) of every block: the pass-th aligned run
+ * of 2^@order pfns in @h that lies in one block.  Returns the groups freed.
+ */
+static size_t free_groups(char *map, struct held *h, size_t n,
+			  unsigned int order, unsigned int pass, uint64_t *pfns)
+{
+	size_t group = 1UL << order, freed = 0;
+	uint64_t block = UINT64_MAX;
+	unsigned int seen = 0;
+
+	for (size_t i = 0; i + group <= n; i++) {
+		size_t k;
+
+		if (h[i].pfn >> PAGEBLOCK_ORDER != block) {
+			block = h[i].pfn >> PAGEBLOCK_ORDER;
+			seen = 0;
+		}
+		if (h[i].pfn & (group - 1))
+			continue;
+		for (k = 1; k < group && h[i + k].pfn == h[i].pfn + k; k++)
+			;
+		if (k < group)
+			continue;
+		if (seen++ == pass) {
+			for (k = 0; k < group; k++)
+				madvise(map + h[i + k].page * PAGE_SIZE,
+					PAGE_SIZE, MADV_DONTNEED);
+			pfns[freed++] = h[i].pfn;
+		}
+		i += group - 1;
+	}
+	return freed;
+}
+
+/* the groups at @pfns whose first page is still free in the buddy lists */
+static size_t still_free(const uint64_t *pfns, size_t nr)
+{
+	int fd = open("/proc/kpageflags", O_RDONLY);
+	size_t left = 0;
+	uint64_t flags;
+
+	if (fd < 0) {
+		perror("pinholder: /proc/kpageflags");
+		exit(1);
+	}
+	for (size_t i = 0; i < nr; i++)
+		if (pread(fd, &flags, sizeof(flags), pfns[i] * sizeof(flags)) ==
+		    sizeof(flags) && (flags & (1ULL << KPF_BUDDY)))
+			left++;
+	close(fd);
+	return left;
+}
+
+/* 3: pipes holding @pages pages, left open; the pages written */
+static unsigned long fill_pipes(unsigned long pages)
+{
+	unsigned long per = PIPE_BYTES / PAGE_SIZE, written = 0;
+	unsigned long pipes = (pages + per - 1) / per;
+	struct rlimit rl = { 2 * pipes + 64, 2 * pipes + 64 };
+	char *buf = malloc(PIPE_BYTES);
+
+	if (!buf || setrlimit(RLIMIT_NOFILE, &rl)) {
+		perror("pinholder: pipes");
+		exit(1);
+	}
+	memset(buf, 0x5a, PIPE_BYTES);
+	for (unsigned long p = 0; p < pipes; p++) {
+		int fds[2];
+		ssize_t w;
+
+		if (pipe2(fds, O_NONBLOCK) ||
+		    fcntl(fds[1], F_SETPIPE_SZ, (int)PIPE_BYTES) < 0) {
+			perror("pinholder: pipe");
+			exit(1);
+		}
+		w = write(fds[1], buf, PIPE_BYTES);
+		if (w < 0) {
+			perror("pinholder: write");
+			exit(1);
+		}
+		written += w / PAGE_SIZE;
+	}
+	free(buf);
+	return written;
+}
+
+static void usage(const char *prog)
+{
+	fprintf(stderr, "usage: %s -n NODE [-m MiB] [-o ORDER] [-g N] [-s MiB]"
+		" [-c KiB] [-R ready_file]\n"
+		"  -m  fill until each zone is at most MiB above low (default 2)\n"
+		"  -o  order of the freed groups (default 3)\n"
+		"  -g  groups freed in each block (default 2)\n"
+		"  -s  pipe pages beyond the node's low watermark (default 4 MiB)\n"
+		"  -c  then free one chunk of KiB in two (default 16)\n", prog);
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long margin = 2, spill = 4, chunk_kib = 16, above = 0;
+	unsigned int order = 3, groups = 2;
+	struct zone_wm z[MAX_ZONES];
+	const char *ready = NULL;
+	size_t cap, len, n, freed = 0;
+	uint64_t *pfns;
+	unsigned long mask;
+	struct held *h;
+	int nid = -1, opt, nz;
+	char *map;
+
+	while ((opt = getopt(argc, argv, "n:m:o:g:s:c:R:")) != -1) {
+		switch (opt) {
+		case 'n': nid = parse_num(optarg, "pinholder"); break;
+		case 'm': margin = parse_num(optarg, "pinholder"); break;
+		case 'o': order = parse_num(optarg, "pinholder"); break;
+		case 'g': groups = parse_num(optarg, "pinholder"); break;
+		case 's': spill = parse_num(optarg, "pinholder"); break;
+		case 'c': chunk_kib = parse_num(optarg, "pinholder"); break;
+		case 'R': ready = optarg; break;
+		default: usage(argv[0]);
+		}
+	}
+	if (nid < 0 || nid > 63 || optind != argc || order >= PAGEBLOCK_ORDER ||
+	    !groups || !chunk_kib || chunk_kib % 4)
+		usage(argv[0]);
+	prctl(PR_SET_NAME, "fv-holder");
+	hold_prepare();
+
+	nz = read_zones(nid, z);
+	cap = 0;
+	for (int i = 0; i < nz; i++)
+		cap += z[i].free * PAGE_SIZE;
+	cap &= ~(STEP - 1);
+	mask = 1UL << nid;
+	map = mmap(NULL, cap, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (!nz || map == MAP_FAILED ||
+	    syscall(SYS_mbind, map, cap, MPOL_BIND, &mask, 64, 0)) {
+		perror("pinholder: mmap/mbind");
+		return 1;
+	}
+	madvise(map, cap, MADV_NOHUGEPAGE);
+	len = fill(map, cap, nid, margin << 20 >> 12);
+
+	h = held_pages(map, len, &n);
+	pfns = malloc(n * sizeof(*pfns));
+	if (!pfns) {
+		perror("pinholder: malloc");
+		return 1;
+	}
+	for (unsigned int g = 0; g < groups; g++)
+		freed += free_groups(map, h, n, order, g, pfns + freed);
+	free(h);
+
+	nz = read_zones(nid, z);
+	for (int i = 0; i < nz; i++)
+		above += z[i].free > z[i].low ? z[i].free - z[i].low : 0;
+	printf("pinholder: node %d: held %zu MiB, freed %zu groups of order %u,"
+	       " pipe pages %lu\n", nid, len >> 20, freed, order,
+	       fill_pipes(above + (spill << 20 >> 12)));
+	/* a group the pipes left is a block they may not have reached */
+	printf("pinholder: groups still free after the pipes: %zu of %zu\n",
+	       still_free(pfns, freed), freed);
+	free(pfns);
+
+	for (size_t off = 0; off + chunk_kib * 1024 <= len; off += 2 * chunk_kib * 1024)
+		madvise(map + off, chunk_kib * 1024, MADV_DONTNEED);
+	nz = read_zones(nid, z);
+	for (int i = 0; i < nz; i++)
+		printf("pinholder: node %d %s: free %lu min %lu low %lu"
+		       " managed %lu pages\n", nid, z[i].name, z[i].free,
+		       z[i].min, z[i].low, z[i].managed);
+	fflush(stdout);
+	return hold_until_signal("pinholder", ready) ? 1 : 0;
+}
