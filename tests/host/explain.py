@@ -55,6 +55,7 @@ if not a.fragview and not a.json:
 failures = []               # (ts_us, pid, comm, facts)
 request = defaultdict(set)  # pid -> facts since its previous high-order alloc
 defers = {}                 # (node, zone) -> lowest order_failed deferred so far
+marks = defaultdict(list)   # block pfn -> [(ts_us, pid, 'steal'|'flip')]
 have_compaction = False
 for line in _lines(a.capture):
     m = LINE.match(line)
@@ -77,6 +78,17 @@ for line in _lines(a.capture):
         z = (f.get('node'), f.get('zone'))
         o = int(f.get('order', '0'))
         defers[z] = min(defers.get(z, o), o)
+        continue
+    if name in ('pageblock_steal', 'mm_page_alloc_extfrag', 'pageblock_flip'):
+        ts_us = round(float(m.group('ts')) * 1e6)
+        if name == 'pageblock_steal':
+            block = int(f['block_pfn'], 16)
+        elif name == 'mm_page_alloc_extfrag':
+            block = int(f['pfn'], 16) & ~((1 << int(f['pageblock_order'])) - 1)
+        else:
+            block = int(f['pfn'], 16)
+        marks[block].append((ts_us, pid, {'pageblock_steal': 'steal',
+                                          'pageblock_flip': 'flip'}.get(name, 'extfrag')))
         continue
     if name != 'mm_page_alloc' or int(f.get('order', '0')) < 9:
         continue
@@ -174,6 +186,35 @@ for (ts_us, pid, comm, facts), e in zip(failures, ex):
                       by.get('end_ns')))
 t.check(not bad, 'every deferring run explain names is a failed run before '
         'the failure, after which the kernel deferred', bad)
+
+# who polluted each nearest block: the latest steal of the block before
+# the failure, else its latest flip, else nothing (fragview-explain(1)).
+# A patched kernel reports each fallback twice, as pageblock_steal and as
+# mm_page_alloc_extfrag: then the steal is the one.
+have_steal = any(m[2] == 'steal' for ms in marks.values() for m in ms)
+bad = []
+for (ts_us, pid, comm, _), e in zip(failures, ex):
+    for n in e.get('nearest', []):
+        before = [m for m in marks.get(n['pfn'], [])
+                  if m[0] <= ts_us + 1 and (m[2] != 'extfrag' or not have_steal)]
+        steals = [m for m in before if m[2] != 'flip']
+        want = (steals or before or [None])[-1]
+        got = n.get('polluted_by')
+        if want is None and got is None:
+            continue
+        if (want is None or got is None or
+                got['kind'] != ('flip' if want[2] == 'flip' else 'steal') or
+                got['pid'] != want[1] or
+                abs(round(got['ts_ns'] / 1000) - want[0]) > 1):
+            bad.append('%d us %s-%d: block 0x%x polluted by %s, the report '
+                       'has %s' % (ts_us, comm, pid, n['pfn'],
+                                   got and '%s %s-%d at %d ns' % (
+                                       got['kind'], got['comm'], got['pid'],
+                                       got['ts_ns']),
+                                   want and '%s by %d at %d us' % (
+                                       want[2], want[1], want[0])))
+t.check(not bad, 'every nearest block names its latest steal (else flip) '
+        'before the failure, as the report has it', bad[:5])
 
 if a.expect:
     mine = [(f, e) for f, e in zip(failures, ex)

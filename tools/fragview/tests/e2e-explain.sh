@@ -1,10 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# End-to-end tests of "fragview explain": the failures of a real capture
-# (tests/fixtures/v2-compact.dat) explained as the report oracle
-# (tests/host/explain.py) finds them, which must reject doctored
-# answers; --alloc, --at and the txt form; bad arguments and captures
+# End-to-end tests of "fragview explain": the failures of real captures
+# (tests/fixtures/v2-compact.dat, v2-explain-pinned.dat) explained as the
+# report oracle (tests/host/explain.py) finds them, which must reject
+# doctored answers; --alloc, --at and the txt form; bad arguments and captures
 # that cannot answer, with their exact lines and exit codes.
 # Prints "ok - ..." / "not ok - ...".
 #
@@ -26,11 +26,12 @@ oracle() {
 	python3 "$top/tests/host/explain.py" --report "$cap" --name "$@" 2>&1
 }
 
-# Runs the oracle on a doctored JSON; it must fail.
+# Runs the oracle on a doctored JSON (with $reject_args); it must fail.
+reject_args=()
 reject() {
 	local name=$1 doctor=$2
 	python3 -c "import json,sys; d=json.load(open('good.json')); $doctor; json.dump(d, open('bad.json','w'))"
-	if oracle "$name" --json bad.json >oracle.txt; then
+	if oracle "$name" --json bad.json "${reject_args[@]}" >oracle.txt; then
 		nok "explain.py rejects $name" "$(grep 'not ok' oracle.txt | head -2)"
 	else
 		ok "explain.py rejects $name"
@@ -105,6 +106,36 @@ expect "explain -o x.svg: a suffix explain cannot write, exit 64" 64 \
 	ok "explain -i FILE -o at.json: JSON by the suffix" ||
 	nok "explain -i FILE -o at.json" "$(head -c 200 at.json 2>&1)"
 
+# a planted cause (qemu/guest/scenarios/explain.sh, pinned): every block
+# of node 0 holding pipe pages of fv-holder; who polluted each block
+pin=$fixtures/v2-explain-pinned.dat
+if [ -e "$pin" ]; then
+	cap=$pin
+	reject_args=(--expect pinned --task highalloc --culprit fv-holder)
+	out=$(oracle v2-explain-pinned.dat --fragview "$fv" --min-failures 10 \
+		"${reject_args[@]}")
+	rc=$?
+	echo "$out" | sed 's/^\(n*o*t* *ok\) [0-9]* - /\1 - /'
+	[ $rc = 0 ] || nok "explain.py on v2-explain-pinned.dat: exit $rc"
+	"$fv" explain --format json "$cap" > good.json 2>/dev/null
+	first="[n for e in d['explanations'] for n in e['nearest'] if n['polluted_by']][0]['polluted_by']"
+	reject "a block's polluter of another pid" "$first['pid'] += 1"
+	reject "a block's polluter dropped" \
+		"next(n for e in d['explanations'] for n in e['nearest'] if n['polluted_by']).update(polluted_by=None)"
+	reject "an older steal named as a block's polluter" "$first['ts_ns'] -= 1000000"
+	reject "a steal named as a flip" "$first['kind'] = 'flip'"
+	reject "the pinned culprit of another task" \
+		"[e['culprit'].update(comm='highalloc') for e in d['explanations'] if e['culprit']]"
+	reject_args=()
+	"$fv" explain "$cap" > pin.txt 2>/dev/null
+	n=$(grep -c "^  verdict (pinned): no free order-9 block; .* pinned by unmovable pages from pipe_write (fv-holder-[0-9]*); compaction " pin.txt)
+	[ "$n" -ge 10 ] &&
+		ok "explain txt: $n verdicts name the pipe pages of fv-holder" ||
+		nok "explain txt pinned verdicts" "$(grep -m 2 verdict pin.txt)"
+	cap=$fixtures/v2-compact.dat
+else
+	nok "no tests/fixtures/v2-explain-pinned.dat"
+fi
 
 # the recorder's zone lines (zonemark.h): each zone's latest at or before
 # T, its age; other marker lines skipped; none in the capture: null
