@@ -55,7 +55,9 @@ if not a.fragview and not a.json:
 failures = []               # (ts_us, pid, comm, facts)
 request = defaultdict(set)  # pid -> facts since its previous high-order alloc
 defers = {}                 # (node, zone) -> lowest order_failed deferred so far
-marks = defaultdict(list)   # block pfn -> [(ts_us, pid, 'steal'|'flip')]
+marks = defaultdict(list)   # block pfn -> [(ts_us, pid, kind)]
+MARK = {'pageblock_steal': 'steal', 'mm_page_alloc_extfrag': 'extfrag',
+        'pageblock_flip': 'flip'}
 have_compaction = False
 for line in _lines(a.capture):
     m = LINE.match(line)
@@ -79,7 +81,7 @@ for line in _lines(a.capture):
         o = int(f.get('order', '0'))
         defers[z] = min(defers.get(z, o), o)
         continue
-    if name in ('pageblock_steal', 'mm_page_alloc_extfrag', 'pageblock_flip'):
+    if name in MARK:
         ts_us = round(float(m.group('ts')) * 1e6)
         if name == 'pageblock_steal':
             block = int(f['block_pfn'], 16)
@@ -87,8 +89,7 @@ for line in _lines(a.capture):
             block = int(f['pfn'], 16) & ~((1 << int(f['pageblock_order'])) - 1)
         else:
             block = int(f['pfn'], 16)
-        marks[block].append((ts_us, pid, {'pageblock_steal': 'steal',
-                                          'pageblock_flip': 'flip'}.get(name, 'extfrag')))
+        marks[block].append((ts_us, pid, MARK[name]))
         continue
     if name != 'mm_page_alloc' or int(f.get('order', '0')) < 9:
         continue

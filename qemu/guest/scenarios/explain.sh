@@ -138,6 +138,12 @@ echo "$proactive" > /proc/sys/vm/compaction_proactiveness
 begin pinned
 min_free=$(cat /proc/sys/vm/min_free_kbytes)
 pcp_fraction=$(cat /proc/sys/vm/percpu_pagelist_high_fraction)
+# the holder's build-up settings back: before the attempts, and on error
+restore_watermarks() {
+	echo "$min_free" > /proc/sys/vm/min_free_kbytes
+	echo "$scale" > /proc/sys/vm/watermark_scale_factor
+	echo "$pcp_fraction" > /proc/sys/vm/percpu_pagelist_high_fraction
+}
 echo 0 > /proc/sys/vm/compaction_proactiveness
 all_cpus=$(taskset -p $$ | sed 's/.*: //')
 taskset -p -c "$node1_cpu" $$ > /dev/null
@@ -149,17 +155,13 @@ if fv_record_start; then
 		> "$OUT/pinholder.out" 2>&1 &
 	h=$!
 	fv_wait_file /tmp/hold.ready $h && {
-		echo "$min_free" > /proc/sys/vm/min_free_kbytes
-		echo "$scale" > /proc/sys/vm/watermark_scale_factor
-		echo "$pcp_fraction" > /proc/sys/vm/percpu_pagelist_high_fraction
+		restore_watermarks
 		cat "$OUT/pinholder.out"
 		attempt pinned -N 0 -n 40
 	}
 	end $h
 fi
 taskset -p "$all_cpus" $$ > /dev/null
-echo "$min_free" > /proc/sys/vm/min_free_kbytes
-echo "$scale" > /proc/sys/vm/watermark_scale_factor
-echo "$pcp_fraction" > /proc/sys/vm/percpu_pagelist_high_fraction
+restore_watermarks
 echo "$proactive" > /proc/sys/vm/compaction_proactiveness
 exit $FV_STATUS
