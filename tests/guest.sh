@@ -151,11 +151,12 @@ fi
 # fragview explain: order-9 allocations failing for a planted cause, one
 # capture per cause in one boot (qemu/guest/scenarios/explain.sh: node 0
 # under its low watermark; holes with extfrag_threshold=1000; every block
-# of node 0 holding pipe pages of fv-holder); the verdict must name the
-# cause (and for pinned the task) for >= 90 % of highalloc's failures and
-# agree with what the compaction events fix (tests/host/explain.py); a
-# wrong expectation must be rejected.  migration-failed is not planted
-# yet (see the scenario).
+# of node 0 holding pipe pages of fv-holder; mlocked pages with
+# compact_unevictable_allowed=0; free pages on node 0's CPU's per-cpu
+# list); the verdict must name the cause (and for pinned the task) for
+# >= 90 % of highalloc's failures and agree with what the compaction
+# events fix (tests/host/explain.py); a wrong expectation must be
+# rejected.
 if scenario_boot explain explain 1G 600 explain; then
 	x=$out/explain/explain
 	host_check explain.py "$x/exhausted" --fragview "$fragview" \
@@ -165,8 +166,13 @@ if scenario_boot explain explain 1G 600 explain; then
 	host_check explain.py "$x/pinned" --fragview "$fragview" \
 		--expect pinned --task highalloc --culprit fv-holder \
 		--min-failures 10
+	host_check explain.py "$x/locked" --fragview "$fragview" \
+		--expect migration-failed --task highalloc --min-failures 10
+	host_check explain.py "$x/pcp" --fragview "$fragview" \
+		--expect per-cpu-lists --task highalloc --min-failures 10
 	for wrong in exhausted:no-compaction nocompact:no-free-memory \
-		     pinned:migration-failed pinned:pinned:highalloc; do
+		     pinned:migration-failed pinned:pinned:highalloc \
+		     locked:pinned locked:per-cpu-lists pcp:migration-failed; do
 		IFS=: read -r capture cause culprit <<<"$wrong"
 		python3 "$top/tests/host/explain.py" "$x/$capture" \
 			--fragview "$fragview" --expect "$cause" \

@@ -41,15 +41,34 @@
 #                percpu_pagelist_high_fraction 1000000, per-cpu lists of
 #                4 batches at most (6.12 tunes them up to an eighth of the
 #                zone): a group still on one is out of the pipes' reach.
-# Not planted: migration-failed.  It needs a compaction run that fails
-# for that reason, in the capture: after a failed sync run the kernel
-# defers compaction of the zone for the next 2^n requests
-# (defer_compaction(), n up to 6), and explain goes by the run that
-# deferred them.  Tried: the holder's memory mlock()ed chunk by chunk
-# under compact_unevictable_allowed=0 (on 6.12 the vm_area_structs of the
-# split mapping fall into the holes: rightly pinned, not migration-failed,
-# in one boot of two); mlock2(MLOCK_ONFAULT) of the whole range
-# (unmovable pages of no recorded steal in the nearest blocks).
+#   locked       pinholder -M lock (fv-holder) fills node 0, keeps 4
+#                pages spread over each block, frees the rest and mlocks
+#                what it kept, under vm.compact_unevictable_allowed=0:
+#                compaction may not isolate those pages, runs and frees no
+#                block (migration-failed: movable pages it did not move).
+#                Locking the kept pages alone (mlock() chunk by chunk)
+#                splits the mapping: on 6.12 the vm_area_structs fell
+#                into the holes and pinned the blocks (pinned, rightly);
+#                keeping half of each block let blocks with stray
+#                unmovable pages be the nearest to free.
+#   pcp          pinholder -M pcp fills node 0, frees 40 of its blocks but
+#                4 pages in each, frees those last from node 0's CPU with
+#                percpu_pagelist_high_fraction 8: they stay on that CPU's
+#                per-cpu list and each of the 40 blocks is free but for
+#                them; the rest it mlocks, compact_unevictable_allowed=0
+#                (per-cpu-lists).  What would drain that list: compaction
+#                on its CPU (highalloc and the shell run on node 1's; THP
+#                off, so khugepaged does not compact), and drain_all_pages()
+#                after direct reclaim, which counts as progress a zone
+#                whose free pages are above high + 1024 (compaction ready):
+#                watermark_scale_factor 1000 once the holder is ready puts
+#                its ~22,000 free pages between low + 1024 (below that,
+#                compaction_suitable says skipped: no-free-memory) and
+#                high + 1024; drop_caches first, so that shrinkers free
+#                nothing.  During the fill it is 10, so that what is left
+#                free is not 27 free blocks.
+# fv_explain=CAUSE,... on the kernel command line runs those sections
+# alone (run-guest.sh --append), for work on one of them.
 # Recording starts once the holder is ready (pinned: before it starts),
 # with a census and a snapshot
 # every second, so that explain's figures are at most a second old; the
@@ -62,6 +81,16 @@ fv_small_reserves
 echo 0 > /proc/sys/vm/watermark_boost_factor
 node0_cpu=$(cut -d, -f1 /sys/devices/system/node/node0/cpulist | cut -d- -f1)
 node1_cpu=$(cut -d, -f1 /sys/devices/system/node/node1/cpulist | cut -d- -f1)
+
+sections=$(sed -n 's/.*fv_explain=\([^ ]*\).*/\1/p' /proc/cmdline | tr , ' ')
+
+# want NAME: the section is to run
+want() {
+	case " ${sections:-$1} " in
+	*" $1 "*) return 0 ;;
+	esac
+	return 1
+}
 
 # census and snapshot every $1 seconds, until killed
 state_every() {
@@ -108,8 +137,16 @@ end() {
 	fv_record_stop || fv_fail "$OUT: nothing recorded"
 }
 
-begin exhausted
 scale=$(cat /proc/sys/vm/watermark_scale_factor)
+threshold=$(cat /proc/sys/vm/extfrag_threshold)
+proactive=$(cat /proc/sys/vm/compaction_proactiveness)
+min_free=$(cat /proc/sys/vm/min_free_kbytes)
+pcp_fraction=$(cat /proc/sys/vm/percpu_pagelist_high_fraction)
+unevictable=$(cat /proc/sys/vm/compact_unevictable_allowed)
+all_cpus=$(taskset -p $$ | sed 's/.*: //')
+
+if want exhausted; then
+begin exhausted
 echo 1000 > /proc/sys/vm/watermark_scale_factor
 lowmem -n 0 -R /tmp/hold.ready > "$OUT/lowmem.out" 2>&1 &
 h=$!
@@ -119,10 +156,10 @@ fv_wait_file /tmp/hold.ready $h && {
 }
 end $h
 echo "$scale" > /proc/sys/vm/watermark_scale_factor
+fi
 
+if want nocompact; then
 begin nocompact
-threshold=$(cat /proc/sys/vm/extfrag_threshold)
-proactive=$(cat /proc/sys/vm/compaction_proactiveness)
 echo 1000 > /proc/sys/vm/extfrag_threshold
 echo 0 > /proc/sys/vm/compaction_proactiveness
 taskset -c "$node0_cpu" polluter -H /tmp/hold.ready -p 0 > "$OUT/polluter.out" 2>&1 &
@@ -134,18 +171,18 @@ fv_wait_file /tmp/hold.ready $h && {
 end $h
 echo "$threshold" > /proc/sys/vm/extfrag_threshold
 echo "$proactive" > /proc/sys/vm/compaction_proactiveness
+fi
 
-begin pinned
-min_free=$(cat /proc/sys/vm/min_free_kbytes)
-pcp_fraction=$(cat /proc/sys/vm/percpu_pagelist_high_fraction)
 # the holder's build-up settings back: before the attempts, and on error
 restore_watermarks() {
 	echo "$min_free" > /proc/sys/vm/min_free_kbytes
 	echo "$scale" > /proc/sys/vm/watermark_scale_factor
 	echo "$pcp_fraction" > /proc/sys/vm/percpu_pagelist_high_fraction
 }
+
+if want pinned; then
+begin pinned
 echo 0 > /proc/sys/vm/compaction_proactiveness
-all_cpus=$(taskset -p $$ | sed 's/.*: //')
 taskset -p -c "$node1_cpu" $$ > /dev/null
 if fv_record_start; then
 	echo 256 > /proc/sys/vm/min_free_kbytes
@@ -164,4 +201,50 @@ fi
 taskset -p "$all_cpus" $$ > /dev/null
 restore_watermarks
 echo "$proactive" > /proc/sys/vm/compaction_proactiveness
+fi
+
+# hold NAME PINHOLDER-OPTIONS...: pinholder on node 0's CPU, the shell
+# (the recorder, highalloc) on node 1's, attempts once it is ready and
+# on_ready has run
+hold() {
+	name=$1
+	shift
+	begin "$name"
+	echo 0 > /proc/sys/vm/compaction_proactiveness
+	taskset -p -c "$node1_cpu" $$ > /dev/null
+	taskset -c "$node0_cpu" pinholder -n 0 -R /tmp/hold.ready "$@" \
+		> "$OUT/pinholder.out" 2>&1 &
+	h=$!
+	fv_wait_file /tmp/hold.ready $h && {
+		cat "$OUT/pinholder.out"
+		on_ready
+		echo 3 > /proc/sys/vm/drop_caches
+		attempt "$name" -N 0 -n 40
+	}
+	end $h
+	taskset -p "$all_cpus" $$ > /dev/null
+	echo "$proactive" > /proc/sys/vm/compaction_proactiveness
+}
+
+on_ready() { :; }
+
+if want locked; then
+	echo 0 > /proc/sys/vm/compact_unevictable_allowed
+	hold locked -M lock
+	echo "$unevictable" > /proc/sys/vm/compact_unevictable_allowed
+fi
+
+thp=/sys/kernel/mm/transparent_hugepage/enabled
+if want pcp; then
+	thp_was=$(sed 's/.*\[\(.*\)\].*/\1/' "$thp" 2>/dev/null)
+	[ -z "$thp_was" ] || echo never > "$thp"
+	echo 0 > /proc/sys/vm/compact_unevictable_allowed
+	echo 1000000 > /proc/sys/vm/percpu_pagelist_high_fraction
+	on_ready() { echo 1000 > /proc/sys/vm/watermark_scale_factor; }
+	hold pcp -M pcp
+	echo "$scale" > /proc/sys/vm/watermark_scale_factor
+	echo "$pcp_fraction" > /proc/sys/vm/percpu_pagelist_high_fraction
+	echo "$unevictable" > /proc/sys/vm/compact_unevictable_allowed
+	[ -z "$thp_was" ] || echo "$thp_was" > "$thp"
+fi
 exit $FV_STATUS
