@@ -10,10 +10,16 @@
 _Static_assert(sizeof(struct wire_stack) + WIRE_MAX_STACK <= MAX_PAYLOAD,
 	       "a stack fits in a message");
 
+/*
+ * Only a steal's or an extfrag's union holds the bool: the same byte is
+ * a pid's second byte in a compaction event (599 became 343).
+ */
 void wire_sanitize(struct fv_event *ev)
 {
 	uint8_t claimed;
 
+	if (ev->kind != FV_EV_STEAL && ev->kind != FV_EV_EXTFRAG)
+		return;
 	memcpy(&claimed, &ev->steal.claimed, 1);
 	claimed = claimed != 0;
 	memcpy(&ev->steal.claimed, &claimed, 1);

@@ -204,12 +204,14 @@ static void put(uint32_t tag, const void *p, uint32_t len)
 
 static int nr_events, nr_warn, nr_end;
 static uint64_t last_ts;
+static struct fv_event last_ev;
 
 static int on_event(const struct fv_event *ev, void *ctx)
 {
 	(void)ctx;
 	nr_events++;
 	last_ts = ev->ts;
+	last_ev = *ev;
 	return 0;
 }
 
@@ -261,6 +263,45 @@ static void test_wire_roundtrip(void)
 	CHECK_EQ(last_ts, 3);
 	CHECK_EQ(nr_warn, 1);	/* newline turned into a space */
 	CHECK_EQ(nr_end, 1);
+}
+
+/* One event through the stream, as the parent gets it. */
+static struct fv_event wire_one(const struct fv_event *ev)
+{
+	struct wire_hello hello = { .version = WIRE_VERSION, .have = 3 };
+	struct wire_state st = { 0 };
+	char err[128];
+
+	stream_len = 0;
+	put(WIRE_HELLO, &hello, sizeof(hello));
+	put(WIRE_EVENTS, ev, sizeof(*ev));
+	memset(&last_ev, 0xa5, sizeof(last_ev));
+	CHECK_EQ(wire_decode(stream, stream_len, &sink, &st, err, sizeof(err)),
+		 (ssize_t)stream_len);
+	return last_ev;
+}
+
+/*
+ * The stream changes nothing but a steal's bool: a compaction run of pid
+ * 599 (0x257, whose second byte shares the bool's place) stays 599.
+ */
+static void test_wire_keeps_fields(void)
+{
+	struct fv_event run = { .ts = 5, .kind = FV_EV_CBEGIN }, steal, got;
+	uint8_t two = 2;
+
+	run.crun.pid = 599;
+	run.crun.sync = 1;
+	got = wire_one(&run);
+	CHECK_EQ(got.crun.pid, 599);
+	CHECK(!memcmp(&got, &run, sizeof(run)));
+	memset(&steal, 0, sizeof(steal));
+	steal.kind = FV_EV_STEAL;
+	steal.steal.pid = 599;
+	memcpy(&steal.steal.claimed, &two, 1);
+	got = wire_one(&steal);
+	CHECK_EQ(got.steal.claimed, true);
+	CHECK_EQ(got.steal.pid, 599);
 }
 
 static void test_wire_rejects(void)
@@ -375,6 +416,7 @@ int main(void)
 	RUN(test_parse_time);
 	RUN(test_parse_zone);
 	RUN(test_wire_roundtrip);
+	RUN(test_wire_keeps_fields);
 	RUN(test_wire_rejects);
 	RUN(test_rowidx);
 	{
