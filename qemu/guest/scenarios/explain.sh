@@ -51,24 +51,32 @@
 #                into the holes and pinned the blocks (pinned, rightly);
 #                keeping half of each block let blocks with stray
 #                unmovable pages be the nearest to free.
-#   pcp          pinholder -M pcp fills node 0, frees 40 of its blocks but
-#                4 pages in each, frees those last from node 0's CPU with
+#   pcp          pinholder -M pcp fills node 1, frees 40 of its blocks but
+#                4 pages in each, frees those last from node 1's CPU with
 #                percpu_pagelist_high_fraction 8: they stay on that CPU's
 #                per-cpu list and each of the 40 blocks is free but for
 #                them; the rest it mlocks, compact_unevictable_allowed=0
-#                (per-cpu-lists).  What would drain that list: compaction
-#                on its CPU (highalloc and the shell run on node 1's; THP
-#                off, so khugepaged does not compact), and drain_all_pages()
-#                after direct reclaim, which counts as progress a zone
-#                whose free pages are above high + 1024 (compaction ready):
-#                watermark_scale_factor 1000 once the holder is ready puts
-#                its ~22,000 free pages between low + 1024 (below that,
-#                compaction_suitable says skipped: no-free-memory) and
-#                high + 1024; drop_caches first, so that shrinkers free
-#                nothing.  During the fill it is 10, so that what is left
-#                free is not 27 free blocks.
+#                (per-cpu-lists).  What would drain that list:
+#                compaction on its CPU (highalloc and the shell run on
+#                node 0's; THP off, so khugepaged does not compact), and
+#                drain_all_pages() after direct reclaim, which counts as
+#                progress a zone whose free pages are above high + 1024
+#                (compaction ready): watermark_scale_factor 1000 once the
+#                holder is ready puts the node's ~22,000 free pages
+#                between low + 1024 (below that, compaction_suitable says
+#                skipped: no-free-memory) and high + 1024; drop_caches
+#                first, so that shrinkers free nothing.  During the fill
+#                it is 10, so that what is left free is not 27 free
+#                blocks.
+# Each section needs a zone whose compaction no section before it has
+# deferred: a failed run defers the zone's compaction for up to 64
+# requests (defer_compaction()), and a costly order never compacts at the
+# priority that ignores that, so most failures would be deferred with no
+# run in the capture (no-compaction: 27 of 39 for pcp after locked in one
+# boot).  exhausted and nocompact run no compaction; pinned defers node
+# 0, so pcp runs on node 1 and locked in a boot of its own.
 # fv_explain=CAUSE,... on the kernel command line runs those sections
-# alone (run-guest.sh --append), for work on one of them.
+# (run-guest.sh --append; default exhausted,nocompact,pinned,pcp).
 # Recording starts once the holder is ready (pinned: before it starts),
 # with a census and a snapshot
 # every second, so that explain's figures are at most a second old; the
@@ -86,7 +94,7 @@ sections=$(sed -n 's/.*fv_explain=\([^ ]*\).*/\1/p' /proc/cmdline | tr , ' ')
 
 # want NAME: the section is to run
 want() {
-	case " ${sections:-$1} " in
+	case " ${sections:-exhausted nocompact pinned pcp} " in
 	*" $1 "*) return 0 ;;
 	esac
 	return 1
@@ -203,23 +211,30 @@ restore_watermarks
 echo "$proactive" > /proc/sys/vm/compaction_proactiveness
 fi
 
-# hold NAME PINHOLDER-OPTIONS...: pinholder on node 0's CPU, the shell
-# (the recorder, highalloc) on node 1's, attempts once it is ready and
-# on_ready has run
+# hold NAME NODE PINHOLDER-OPTIONS...: pinholder on node NODE (0 or 1)
+# and its CPU, the shell (the recorder, highalloc) on the other node's
+# CPU, attempts on node NODE once it is ready and on_ready has run
 hold() {
 	name=$1
-	shift
+	node=$2
+	shift 2
 	begin "$name"
 	echo 0 > /proc/sys/vm/compaction_proactiveness
-	taskset -p -c "$node1_cpu" $$ > /dev/null
-	taskset -c "$node0_cpu" pinholder -n 0 -R /tmp/hold.ready "$@" \
+	if [ "$node" = 0 ]; then
+		taskset -p -c "$node1_cpu" $$ > /dev/null
+		cpu=$node0_cpu
+	else
+		taskset -p -c "$node0_cpu" $$ > /dev/null
+		cpu=$node1_cpu
+	fi
+	taskset -c "$cpu" pinholder -n "$node" -R /tmp/hold.ready "$@" \
 		> "$OUT/pinholder.out" 2>&1 &
 	h=$!
 	fv_wait_file /tmp/hold.ready $h && {
 		cat "$OUT/pinholder.out"
 		on_ready
 		echo 3 > /proc/sys/vm/drop_caches
-		attempt "$name" -N 0 -n 40
+		attempt "$name" -N "$node" -n 40
 	}
 	end $h
 	taskset -p "$all_cpus" $$ > /dev/null
@@ -230,7 +245,7 @@ on_ready() { :; }
 
 if want locked; then
 	echo 0 > /proc/sys/vm/compact_unevictable_allowed
-	hold locked -M lock
+	hold locked 0 -M lock
 	echo "$unevictable" > /proc/sys/vm/compact_unevictable_allowed
 fi
 
@@ -241,7 +256,7 @@ if want pcp; then
 	echo 0 > /proc/sys/vm/compact_unevictable_allowed
 	echo 1000000 > /proc/sys/vm/percpu_pagelist_high_fraction
 	on_ready() { echo 1000 > /proc/sys/vm/watermark_scale_factor; }
-	hold pcp -M pcp
+	hold pcp 1 -M pcp
 	echo "$scale" > /proc/sys/vm/watermark_scale_factor
 	echo "$pcp_fraction" > /proc/sys/vm/percpu_pagelist_high_fraction
 	echo "$unevictable" > /proc/sys/vm/compact_unevictable_allowed

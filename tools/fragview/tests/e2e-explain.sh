@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # End-to-end tests of "fragview explain": the failures of real captures
-# (tests/fixtures/v2-compact.dat, v2-explain-pinned.dat) explained as the
+# (tests/fixtures/v2-compact.dat, v2-explain-{pinned,locked,pcp}.dat) explained as the
 # report oracle (tests/host/explain.py) finds them, which must reject
 # doctored answers; --alloc, --at and the txt form; bad arguments and captures
 # that cannot answer, with their exact lines and exit codes.
@@ -136,6 +136,37 @@ if [ -e "$pin" ]; then
 else
 	nok "no tests/fixtures/v2-explain-pinned.dat"
 fi
+
+# the two planted pins that are not unmovable pages: mlocked pages under
+# compact_unevictable_allowed=0 (locked), free pages on a per-cpu list
+# (pcp); each capture's verdicts name its cause, the other's is rejected
+for planted in locked:migration-failed:per-cpu-lists:"held by movable pages compaction did not move" \
+	       pcp:per-cpu-lists:migration-failed:"held by free pages on per-cpu lists"; do
+	IFS=: read -r name cause other phrase <<<"$planted"
+	cap=$fixtures/v2-explain-$name.dat
+	if [ ! -e "$cap" ]; then
+		nok "no tests/fixtures/v2-explain-$name.dat"
+		continue
+	fi
+	out=$(oracle "v2-explain-$name.dat" --fragview "$fv" --min-failures 10 \
+		--expect "$cause" --task highalloc)
+	rc=$?
+	echo "$out" | sed 's/^\(n*o*t* *ok\) [0-9]* - /\1 - /'
+	[ $rc = 0 ] || nok "explain.py on v2-explain-$name.dat: exit $rc"
+	"$fv" explain --format json "$cap" > good.json 2>/dev/null
+	reject_args=(--expect "$other" --task highalloc)
+	reject "$other as the cause of the $name capture" "pass"
+	reject_args=(--expect "$cause" --task highalloc)
+	reject "the $name capture's causes changed to pinned" \
+		"[e.update(cause='pinned') for e in d['explanations'][::2]]"
+	reject_args=()
+	"$fv" explain "$cap" > "$name.txt" 2>/dev/null
+	n=$(grep -c "^  verdict ($cause): no free order-9 block; .* of the 8 nearest to free $phrase" "$name.txt")
+	[ "$n" -ge 10 ] &&
+		ok "explain txt: $n verdicts of the $name capture say $cause" ||
+		nok "explain txt $name verdicts" "$(grep -m 2 verdict "$name.txt")"
+done
+cap=$fixtures/v2-compact.dat
 
 # the recorder's zone lines (zonemark.h): each zone's latest at or before
 # T, its age; other marker lines skipped; none in the capture: null
