@@ -65,8 +65,12 @@
 #                holder is ready puts the node's ~22,000 free pages
 #                between low + 1024 (below that, compaction_suitable says
 #                skipped: no-free-memory) and high + 1024; drop_caches
-#                first, so that shrinkers free nothing.  During the fill
-#                it is 10, so that what is left free is not 27 free
+#                before the holder starts, so that shrinkers free little.
+#                (After it, on 6.12, the slabs it freed through RCU were
+#                high-order frees on the holder's CPU, and 6.12 drains a
+#                list that frees high-order pages after a batch of frees
+#                (free_high): 29 of 40 attempts succeeded.)  During the
+#                fill it is 10, so that what is left free is not 27 free
 #                blocks.
 # Each section needs a zone whose compaction no section before it has
 # deferred: a failed run defers the zone's compaction for up to 64
@@ -220,6 +224,7 @@ hold() {
 	shift 2
 	begin "$name"
 	echo 0 > /proc/sys/vm/compaction_proactiveness
+	echo 3 > /proc/sys/vm/drop_caches
 	if [ "$node" = 0 ]; then
 		taskset -p -c "$node1_cpu" $$ > /dev/null
 		cpu=$node0_cpu
@@ -233,7 +238,6 @@ hold() {
 	fv_wait_file /tmp/hold.ready $h && {
 		cat "$OUT/pinholder.out"
 		on_ready
-		echo 3 > /proc/sys/vm/drop_caches
 		attempt "$name" -N "$node" -n 40
 	}
 	end $h
