@@ -71,9 +71,12 @@ fv_trigger_once() {
 # with debug_pagealloc=on) has KASAN, which keeps freed memory in its
 # quarantine for a while and takes an eighth of RAM for its shadow: with
 # 16 MiB the fragmenter ended in the OOM killer there, so 160 MiB.  Since
-# 6.7 the per-cpu lists grow their high mark while a CPU frees a lot: a
-# 6.12 guest had 36 MiB on them when the fragmenter, 16 MiB spare, was
-# OOM-killed, so 32 MiB more there.
+# 6.7 the per-cpu lists grow their high mark while a CPU frees a lot, up
+# to an eighth of its node's zone (high_max), and only a drain after
+# reclaim that made progress gives them back to an allocation (none with
+# anonymous memory and no swap): 6.12 guests had 36 MiB, then 65 MiB on
+# them when the fragmenter, 16 and 48 MiB spare, was OOM-killed, so an
+# eighth of memory more there.
 fv_spare() {
 	local major minor
 	if grep -qw 'debug_pagealloc=on' /proc/cmdline; then
@@ -82,7 +85,7 @@ fv_spare() {
 	fi
 	IFS=. read -r major minor _ < /proc/sys/kernel/osrelease
 	if [ "$major" -gt 6 ] || { [ "$major" = 6 ] && [ "${minor%%[!0-9]*}" -ge 7 ]; }; then
-		echo $(($1 + 32))
+		echo $(($1 + $(awk '/^MemTotal:/ { print int($2 / 8192) }' /proc/meminfo)))
 	else
 		echo "$1"
 	fi

@@ -29,7 +29,7 @@
  * move).  Run it on a CPU of the node.
  *
  * pcp: step 1, then -b blocks held whole are freed but for -k pages in
- * each, spread; after -w ms (kswapd done: while it reclaims, a per-cpu
+ * each, spread; the holder's own arrays are freed; after -w ms (kswapd done: while it reclaims, a per-cpu
  * list keeps only 4 batches) -f is written to
  * vm.percpu_pagelist_high_fraction and the kept pages are freed from
  * this CPU: they stay on its per-cpu list of the zone, each of those
@@ -40,6 +40,12 @@
  * run there (compaction drains its own CPU's lists), and the lists are
  * drained by drain_all_pages() after direct reclaim that made progress,
  * or found compaction ready (free pages above high + 2^(order+1)).
+ * Since 6.7 a list is also drained when its CPU frees two high-order
+ * pages in a row after a batch of frees with no allocation (free_high:
+ * kswapd's slab frees on the node's CPU did it): while it holds, the
+ * holder faults in and frees one page of the node every millisecond, an
+ * allocation that halves that count of frees, and takes the same page
+ * each time, the last freed, off the list's head.
  *
  * Then print what is left, create the ready file and hold until
  * SIGTERM/SIGINT.  Run it on a CPU of the node: the pipe buffers are
@@ -297,6 +303,15 @@ static void pin_with_pipes(char *map, size_t len, struct held *h, size_t n,
 		madvise(map + off, chunk_kib * 1024, MADV_DONTNEED);
 }
 
+/* the whole mapping: a part would split its vm_area_struct */
+static void mlock_all(char *map, size_t cap)
+{
+	if (mlock2(map, cap, MLOCK_ONFAULT)) {
+		perror("pinholder: mlock2");
+		exit(1);
+	}
+}
+
 /*
  * pcp: of the blocks held whole (every pfn in @h), @blocks spread over
  * them: their pages freed but for @keep in each, spread; the kept pages'
@@ -349,10 +364,9 @@ static void write_sysctl(const char *path, unsigned long value)
 	}
 }
 
-/* lock, pcp: the kept pages locked, or freed onto this CPU's list */
-static void thin(char *map, size_t cap, size_t len, struct held *h, size_t n,
-		 enum mode mode, unsigned int keep, unsigned int blocks,
-		 unsigned int wait_ms, unsigned long fraction)
+/* lock: keep -k pages a block, free the rest, mlock what is kept */
+static void lock_thin(char *map, size_t cap, size_t len, struct held *h,
+		      size_t n, unsigned int keep, unsigned int wait_ms)
 {
 	struct held *kept = malloc(n * sizeof(*kept));
 	uint64_t *pfns = malloc(n * sizeof(*pfns));
@@ -362,39 +376,68 @@ static void thin(char *map, size_t cap, size_t len, struct held *h, size_t n,
 		perror("pinholder: malloc");
 		exit(1);
 	}
-	if (mode == PCP) {
-		nk = free_blocks(map, h, n, blocks, keep, kept);
-		usleep(wait_ms * 1000);
-		write_sysctl("/proc/sys/vm/percpu_pagelist_high_fraction",
-			     fraction);
-		for (size_t i = 0; i < nk; i++)
-			madvise(map + kept[i].page * PAGE_SIZE, PAGE_SIZE,
-				MADV_DONTNEED);
-	} else {
-		nk = thin_out(map, len, h, n, keep, kept);
-	}
-	/* the whole mapping: a part would split its vm_area_struct */
-	if (mlock2(map, cap, MLOCK_ONFAULT)) {
-		perror("pinholder: mlock2");
-		exit(1);
-	}
+	nk = thin_out(map, len, h, n, keep, kept);
+	mlock_all(map, cap);
 	for (size_t i = 0; i < nk; i++)
 		pfns[i] = kept[i].pfn;
-	if (mode == LOCK) {
-		/* mlock's per-cpu batch goes to the unevictable list */
-		usleep(wait_ms * 1000);
-		set = flagged(pfns, nk, KPF_UNEVICTABLE, &none);
-		printf("pinholder: held %zu MiB, kept %zu pages, mlocked;"
-		       " unevictable %zu\n", len >> 20, nk, set);
-	} else {
-		set = flagged(pfns, nk, KPF_BUDDY, &none);
-		printf("pinholder: held %zu MiB, freed %u blocks but %zu pages,"
-		       " then those: %zu with no page flag (per-cpu lists), %zu"
-		       " in the buddy lists; the rest mlocked\n", len >> 20,
-		       blocks, nk, none, set);
-	}
+	/* mlock's per-cpu batch goes to the unevictable list */
+	usleep(wait_ms * 1000);
+	set = flagged(pfns, nk, KPF_UNEVICTABLE, &none);
+	printf("pinholder: held %zu MiB, kept %zu pages, mlocked;"
+	       " unevictable %zu\n", len >> 20, nk, set);
 	free(kept);
 	free(pfns);
+}
+
+/*
+ * pcp: the kept pages freed onto this CPU's list, the rest mlocked.  The
+ * last pages this CPU frees to the zone before the hold: every free after
+ * them (the reader's arrays, a few hundred pages) would push them to the
+ * list's tail, the first to go when it is trimmed.
+ */
+static void release_kept(char *map, size_t cap, size_t len,
+			 const struct held *kept, uint64_t *pfns, size_t nk,
+			 unsigned int blocks, unsigned int wait_ms,
+			 unsigned long fraction)
+{
+	size_t set, none;
+
+	usleep(wait_ms * 1000);
+	write_sysctl("/proc/sys/vm/percpu_pagelist_high_fraction", fraction);
+	for (size_t i = 0; i < nk; i++)
+		madvise(map + kept[i].page * PAGE_SIZE, PAGE_SIZE,
+			MADV_DONTNEED);
+	mlock_all(map, cap);
+	set = flagged(pfns, nk, KPF_BUDDY, &none);
+	printf("pinholder: held %zu MiB, freed %u blocks but %zu pages,"
+	       " then those: %zu with no page flag (per-cpu lists), %zu"
+	       " in the buddy lists; the rest mlocked\n", len >> 20,
+	       blocks, nk, none, set);
+}
+
+/* pcp: hold until SIGTERM/SIGINT, allocating one page of @nid a ms */
+static int hold_allocating(int nid, const char *ready)
+{
+	unsigned long mask = 1UL << nid;
+	char *page = mmap(NULL, PAGE_SIZE, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	FILE *f;
+
+	if (page == MAP_FAILED ||
+	    syscall(SYS_mbind, page, PAGE_SIZE, MPOL_BIND, &mask, 64, 0)) {
+		perror("pinholder: mmap/mbind");
+		return -1;
+	}
+	if (ready && (!(f = fopen(ready, "w")) || fclose(f))) {
+		perror(ready);
+		return -1;
+	}
+	while (!hold_stop) {
+		page[0] = 1;
+		madvise(page, PAGE_SIZE, MADV_DONTNEED);
+		usleep(1000);
+	}
+	return 0;
 }
 
 static void usage(const char *prog)
@@ -428,9 +471,10 @@ int main(int argc, char **argv)
 	struct zone_wm z[MAX_ZONES];
 	enum mode mode = PIPES;
 	const char *ready = NULL;
-	size_t cap, len, n;
+	size_t cap, len, n, nk = 0;
+	struct held *h, *kept = NULL;
+	uint64_t *pfns = NULL;
 	unsigned long mask;
-	struct held *h;
 	int nid = -1, opt, nz;
 	char *map;
 
@@ -484,13 +528,26 @@ int main(int argc, char **argv)
 	len = fill(map, cap, nid, margin << 20 >> 12);
 
 	h = held_pages(map, len, &n);
-	if (mode == PIPES)
+	if (mode == PIPES) {
 		pin_with_pipes(map, len, h, n, nid, order, groups, spill,
 			       chunk_kib);
-	else
-		thin(map, cap, len, h, n, mode, keep, blocks, wait_ms,
-		     fraction);
+	} else if (mode == LOCK) {
+		lock_thin(map, cap, len, h, n, keep, wait_ms);
+	} else {
+		kept = malloc((size_t)blocks * keep * sizeof(*kept));
+		pfns = malloc((size_t)blocks * keep * sizeof(*pfns));
+		if (!kept || !pfns) {
+			perror("pinholder: malloc");
+			return 1;
+		}
+		nk = free_blocks(map, h, n, blocks, keep, kept);
+		for (size_t i = 0; i < nk; i++)
+			pfns[i] = kept[i].pfn;
+	}
 	free(h);
+	if (mode == PCP)
+		release_kept(map, cap, len, kept, pfns, nk, blocks, wait_ms,
+			     fraction);
 
 	nz = read_zones(nid, z);
 	for (int i = 0; i < nz; i++)
@@ -498,5 +555,7 @@ int main(int argc, char **argv)
 		       " managed %lu pages\n", nid, z[i].name, z[i].free,
 		       z[i].min, z[i].low, z[i].managed);
 	fflush(stdout);
+	if (mode == PCP)
+		return hold_allocating(nid, ready) ? 1 : 0;
 	return hold_until_signal("pinholder", ready) ? 1 : 0;
 }

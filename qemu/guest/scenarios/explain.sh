@@ -52,7 +52,7 @@
 #                keeping half of each block let blocks with stray
 #                unmovable pages be the nearest to free.
 #   pcp          pinholder -M pcp fills node 1, frees 40 of its blocks but
-#                4 pages in each, frees those last from node 1's CPU with
+#                1 page in each, frees those last from node 1's CPU with
 #                percpu_pagelist_high_fraction 8: they stay on that CPU's
 #                per-cpu list and each of the 40 blocks is free but for
 #                them; the rest it mlocks, compact_unevictable_allowed=0
@@ -69,7 +69,15 @@
 #                (After it, on 6.12, the slabs it freed through RCU were
 #                high-order frees on the holder's CPU, and 6.12 drains a
 #                list that frees high-order pages after a batch of frees
-#                (free_high): 29 of 40 attempts succeeded.)  During the
+#                (free_high): 29 of 40 attempts succeeded; kswapd's slab
+#                frees there did it too, 37 of 40, so the holder allocates
+#                a page every ms while it holds, see pinholder.c.)  And
+#                the kept pages are the last the holder frees, one a
+#                block: while kswapd reclaims (woken by each attempt), a
+#                free on its CPU trims that list to 4 batches (124 pages
+#                on 6.12), oldest first; with 4 a block and the holder's
+#                arrays freed after them, 34 and 39 of 40 attempts
+#                succeeded on 6.12.  During the
 #                fill it is 10, so that what is left free is not 27 free
 #                blocks.
 # Each section needs a zone whose compaction no section before it has
@@ -260,7 +268,7 @@ if want pcp; then
 	echo 0 > /proc/sys/vm/compact_unevictable_allowed
 	echo 1000000 > /proc/sys/vm/percpu_pagelist_high_fraction
 	on_ready() { echo 1000 > /proc/sys/vm/watermark_scale_factor; }
-	hold pcp 1 -M pcp
+	hold pcp 1 -M pcp -k 1
 	echo "$scale" > /proc/sys/vm/watermark_scale_factor
 	echo "$pcp_fraction" > /proc/sys/vm/percpu_pagelist_high_fraction
 	echo "$unevictable" > /proc/sys/vm/compact_unevictable_allowed
