@@ -57,29 +57,27 @@
 #                per-cpu list and each of the 40 blocks is free but for
 #                them; the rest it mlocks, compact_unevictable_allowed=0
 #                (per-cpu-lists).  What would drain that list:
-#                compaction on its CPU (highalloc and the shell run on
-#                node 0's; THP off, so khugepaged does not compact), and
-#                drain_all_pages() after direct reclaim, which counts as
-#                progress a zone whose free pages are above high + 1024
-#                (compaction ready): watermark_scale_factor 1000 once the
-#                holder is ready puts the node's ~22,000 free pages
-#                between low + 1024 (below that, compaction_suitable says
-#                skipped: no-free-memory) and high + 1024; drop_caches
-#                before the holder starts, so that shrinkers free little.
-#                (After it, on 6.12, the slabs it freed through RCU were
-#                high-order frees on the holder's CPU, and 6.12 drains a
-#                list that frees high-order pages after a batch of frees
-#                (free_high): 29 of 40 attempts succeeded; kswapd's slab
-#                frees there did it too, 37 of 40, so the holder allocates
-#                a page every ms while it holds, see pinholder.c.)  And
-#                the kept pages are the last the holder frees, one a
-#                block: while kswapd reclaims (woken by each attempt), a
-#                free on its CPU trims that list to 4 batches (124 pages
-#                on 6.12), oldest first; with 4 a block and the holder's
-#                arrays freed after them, 34 and 39 of 40 attempts
-#                succeeded on 6.12.  During the
-#                fill it is 10, so that what is left free is not 27 free
-#                blocks.
+#                - compaction on its CPU: highalloc and the shell run on
+#                  node 0's; THP is off, so khugepaged does not compact;
+#                - drain_all_pages() after direct reclaim, which counts as
+#                  progress a zone above high + 1024 free pages
+#                  (compaction ready): watermark_scale_factor 1000 once
+#                  the holder is ready puts the node's ~22,000 free pages
+#                  between low + 1024 (below, compaction_suitable says
+#                  skipped: no-free-memory) and high + 1024; it stays 10
+#                  during the fill, so that what is left free is not 27
+#                  free blocks;
+#                - on 6.12, free_high: two high-order frees in a row after
+#                  a batch of frees drain it.  drop_caches runs before the
+#                  holder (after it, the slabs it freed through RCU did it:
+#                  29 of 40 attempts succeeded), and the holder allocates
+#                  a page every ms while it holds (kswapd's slab frees did
+#                  it: 37 of 40);
+#                - while kswapd reclaims (each attempt wakes it), a free on
+#                  its CPU trims the list to 4 batches (124 pages on
+#                  6.12), oldest first: the kept pages are the holder's
+#                  last frees, one a block (with 4 a block and its arrays
+#                  freed after them, 34 and 39 of 40 succeeded on 6.12).
 # Each section needs a zone whose compaction no section before it has
 # deferred: a failed run defers the zone's compaction for up to 64
 # requests (defer_compaction()), and a costly order never compacts at the
