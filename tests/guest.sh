@@ -152,7 +152,7 @@ fi
 # capture per cause (qemu/guest/scenarios/explain.sh: node 0 under its
 # low watermark; holes with extfrag_threshold=1000; every block of node
 # 0 holding pipe pages of fv-holder; free pages on node 1's CPU's
-# per-cpu list; and in a boot of its own, because the failures before it
+# per-cpu list (6.1 only, below); and in a boot of its own, because the failures before it
 # leave node 0's compaction deferred, mlocked pages with
 # compact_unevictable_allowed=0); the verdict must name the cause (and
 # for pinned the task) for >= 90 % of highalloc's failures and agree

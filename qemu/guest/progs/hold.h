@@ -26,8 +26,8 @@ static void hold_prepare(void)
 	signal(SIGINT, hold_on_signal);
 }
 
-/* create @ready (if any), then wait for the signal; 0, or -1 on error */
-static int hold_until_signal(const char *prog, const char *ready)
+/* create @ready (if any): the state is built; 0, or -1 on error */
+static int hold_announce(const char *prog, const char *ready)
 {
 	if (ready) {
 		FILE *f = fopen(ready, "w");
@@ -38,6 +38,14 @@ static int hold_until_signal(const char *prog, const char *ready)
 			return -1;
 		}
 	}
+	return 0;
+}
+
+/* announce, then wait for the signal; 0, or -1 on error */
+static int hold_until_signal(const char *prog, const char *ready)
+{
+	if (hold_announce(prog, ready))
+		return -1;
 	while (!hold_stop)
 		pause();
 	return 0;

@@ -93,6 +93,21 @@ static int by_pfn(const void *a, const void *b)
 }
 
 /* 1: fault in @map 1 MiB at a time until no zone is @margin above low */
+/* @len bytes of anonymous memory bound to node @nid; NULL on error */
+static char *map_on_node(size_t len, int nid)
+{
+	unsigned long mask = 1UL << nid;
+	char *map = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (map == MAP_FAILED ||
+	    syscall(SYS_mbind, map, len, MPOL_BIND, &mask, 64, 0)) {
+		perror("pinholder: mmap/mbind");
+		return NULL;
+	}
+	return map;
+}
+
 /*
  * A zone that reaches its min + 1 MiB between two steps (other tasks'
  * allocations, per-cpu lists) ends the fill: an error for pipes, whose
@@ -429,20 +444,10 @@ static void release_kept(char *map, size_t cap, size_t len,
 /* pcp: hold until SIGTERM/SIGINT, allocating one page of @nid a ms */
 static int hold_allocating(int nid, const char *ready)
 {
-	unsigned long mask = 1UL << nid;
-	char *page = mmap(NULL, PAGE_SIZE, PROT_READ | PROT_WRITE,
-			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	FILE *f;
+	char *page = map_on_node(PAGE_SIZE, nid);
 
-	if (page == MAP_FAILED ||
-	    syscall(SYS_mbind, page, PAGE_SIZE, MPOL_BIND, &mask, 64, 0)) {
-		perror("pinholder: mmap/mbind");
+	if (!page || hold_announce("pinholder", ready))
 		return -1;
-	}
-	if (ready && (!(f = fopen(ready, "w")) || fclose(f))) {
-		perror(ready);
-		return -1;
-	}
 	while (!hold_stop) {
 		page[0] = 1;
 		madvise(page, PAGE_SIZE, MADV_DONTNEED);
@@ -485,7 +490,6 @@ int main(int argc, char **argv)
 	size_t cap, len, n, nk = 0;
 	struct held *h, *kept = NULL;
 	uint64_t *pfns = NULL;
-	unsigned long mask;
 	int nid = -1, opt, nz;
 	char *map;
 
@@ -527,14 +531,13 @@ int main(int argc, char **argv)
 	for (int i = 0; i < nz; i++)
 		cap += z[i].free * PAGE_SIZE;
 	cap &= ~(STEP - 1);
-	mask = 1UL << nid;
-	map = mmap(NULL, cap, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (!nz || map == MAP_FAILED ||
-	    syscall(SYS_mbind, map, cap, MPOL_BIND, &mask, 64, 0)) {
-		perror("pinholder: mmap/mbind");
+	if (!nz) {
+		fprintf(stderr, "pinholder: node %d has no zone\n", nid);
 		return 1;
 	}
+	map = map_on_node(cap, nid);
+	if (!map)
+		return 1;
 	madvise(map, cap, MADV_NOHUGEPAGE);
 	len = fill(map, cap, nid, margin << 20 >> 12, mode == PIPES);
 
