@@ -80,15 +80,10 @@ int main(int argc, char **argv)
 		if (below == nz)
 			break;
 
-		unsigned long mask = 1UL << nid;
-		char *p = mmap(NULL, STEP, PROT_READ | PROT_WRITE,
-			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		char *p = map_on_node(STEP, nid);
 
-		if (p == MAP_FAILED ||
-		    syscall(SYS_mbind, p, STEP, MPOL_BIND, &mask, 64, 0)) {
-			perror("lowmem: mmap/mbind");
+		if (!p)
 			return 1;
-		}
 		/* no THP: a huge page would take 2 MiB at once */
 		madvise(p, STEP, MADV_NOHUGEPAGE);
 		for (unsigned long off = 0; off < STEP; off += PAGE_SIZE)

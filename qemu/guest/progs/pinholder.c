@@ -93,21 +93,6 @@ static int by_pfn(const void *a, const void *b)
 }
 
 /* 1: fault in @map 1 MiB at a time until no zone is @margin above low */
-/* @len bytes of anonymous memory bound to node @nid; NULL on error */
-static char *map_on_node(size_t len, int nid)
-{
-	unsigned long mask = 1UL << nid;
-	char *map = mmap(NULL, len, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	if (map == MAP_FAILED ||
-	    syscall(SYS_mbind, map, len, MPOL_BIND, &mask, 64, 0)) {
-		perror("pinholder: mmap/mbind");
-		return NULL;
-	}
-	return map;
-}
-
 /*
  * A zone that reaches its min + 1 MiB between two steps (other tasks'
  * allocations, per-cpu lists) ends the fill: an error for pipes, whose

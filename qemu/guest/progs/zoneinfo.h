@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * zoneinfo.h - the watermarks and free pages of one node's zones, from
- * /proc/zoneinfo, for the guest programs that fill a node to a watermark.
+ * /proc/zoneinfo, for the guest programs that fill a node to a watermark,
+ * and map_on_node() for the memory they fill it with.
  * (Included, not compiled on its own.)
  */
 #ifndef FV_ZONEINFO_H
@@ -10,6 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #define MPOL_BIND 2
 #define MAX_ZONES 8
@@ -61,6 +65,21 @@ static int read_zones(int nid, struct zone_wm *z)
 		if (z[i].managed)
 			z[kept++] = z[i];
 	return kept;
+}
+
+/* @len bytes of anonymous memory bound to node @nid; NULL on error */
+static char *map_on_node(size_t len, int nid)
+{
+	unsigned long mask = 1UL << nid;
+	char *map = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (map == MAP_FAILED ||
+	    syscall(SYS_mbind, map, len, MPOL_BIND, &mask, 64, 0)) {
+		perror("mmap/mbind");
+		return NULL;
+	}
+	return map;
 }
 
 #endif /* FV_ZONEINFO_H */
