@@ -218,7 +218,7 @@ fi
 # Series v2 on 6.12 failed it in 4 of 4 boots (709 to 5476 free pages on
 # node 0's Movable lists at the end).
 if scenario_boot reporting-off reporting-off 1G 600 reporting \
-	'page_group_by_mobility=off page_reporting.page_reporting_order=8'; then
+	'page_group_by_mobility=off fv_reporting_order=8'; then
 	r=$out/reporting-off/reporting
 	host_check grouping_off.py "$r" --dmesg-file "$out/reporting-off/dmesg"
 	host_check replay.py "$r"

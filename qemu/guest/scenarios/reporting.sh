@@ -7,12 +7,20 @@
 # Reclaimable (reason isolate_free).  The fragmenter's unmovable pipe
 # buffers claim blocks; once it exits, blocks it filled alone are free
 # again, whole, on the Unmovable free list: the reporting worker (2 s
-# after a high-order free) turns them Movable.
+# after a high-order free) turns them Movable.  fv_reporting_order=N on
+# the kernel command line reports from order N.
 # fv-device: virtio-balloon-pci,free-page-reporting=on
 . /lib/fragview.sh
 order=/sys/module/page_reporting/parameters/page_reporting_order
 if [ ! -d /sys/bus/virtio/drivers/virtio_balloon ] || [ ! -r $order ]; then
 	fv_fail "no virtio_balloon driver with page reporting"
+	exit 1
+fi
+# fv_reporting_order=N: report from order N (the boot parameter
+# page_reporting.page_reporting_order is overwritten by the driver on 6.1)
+want=$(sed -n 's/.*fv_reporting_order=\([0-9]*\).*/\1/p' /proc/cmdline)
+if [ -n "$want" ] && ! echo "$want" > $order; then
+	fv_fail "cannot set page_reporting_order $want"
 	exit 1
 fi
 echo "fragview: page_reporting_order $(cat $order)"
