@@ -81,7 +81,17 @@
 #                  its CPU trims the list to 4 batches (124 pages on
 #                  6.12), oldest first: the kept pages are the holder's
 #                  last frees, one a block (with 4 a block and its arrays
-#                  freed after them, 34 and 39 of 40 succeeded on 6.12).
+#                  freed after them, 34 and 39 of 40 succeeded on 6.12);
+#                  yet on 6.12 CPU 1's list once held 200 pages when the
+#                  recording began (74 to 175 in the 19 other boots of
+#                  20), and the trims of the first attempts freed 14
+#                  kept pages;
+#                - on 6.12, kcompactd: a run that fails drains every CPU's
+#                  lists of the zone (kcompactd_do_work()); it is woken
+#                  when kswapd goes to sleep, and skips a zone whose
+#                  compaction highalloc's failures have deferred.  Once it
+#                  ran before the first deferral: 34 of 40 succeeded.
+#                  tests/guest.sh boots again when the plant was lost.
 # Each section needs a zone whose compaction no section before it has
 # deferred: a failed run defers the zone's compaction for up to 64
 # requests (defer_compaction()), and a costly order never compacts at the
