@@ -326,6 +326,26 @@ np=$(grep -cE '^ok .*(catches|on the real report)' "$work/negative.out")
 result "$([ $rc -ne 0 ] && [ "$np" -eq 0 ] && [ "$nf" -ge "$ncases" ] && echo 0 || echo 1)" \
 	"negative.sh without its fixtures: exit $rc, $np oracle cases passed, $nf failed (>= its $ncases cases)"
 
+# --- an oracle's check over nothing (no steal, no call, a minimum of 0)
+# is a skip, not a pass; over something it passes
+F=$top/tests/host/fixtures
+oracle_tally() {	# ORACLE ARGS...: "passed failed skipped" of its lines
+	local log=$work/oracle.out
+	python3 "$top/tests/host/$1" "${@:2}" > "$log" 2>&1
+	tap_count "$log"
+}
+got=$(oracle_tally steal_flip.py --report "$F/grouping-off.report.gz" --kernel 6.1 \
+	--min-steals 0 --min-claimed 0)
+result "$([ "$got" = "0 0 8" ] && echo 0 || echo 1)" \
+	"steal_flip.py on a capture without steals, minimums 0: 8 skips, no pass ($got)"
+got=$(oracle_tally migrations.py --report "$F/grouping-off.report.gz" --kernel 6.1 --min-calls 0)
+result "$([ "${got%% *}" = 0 ] && [ "${got##* }" -ge 5 ] && echo 0 || echo 1)" \
+	"migrations.py on a capture without migrate_pages() calls: no pass ($got)"
+got=$(oracle_tally steal_flip.py --report "$F/extfrag.report.gz" --kernel 6.1)
+read -r p f s <<<"$got"
+result "$([ "$p" -ge 7 ] && [ "$f" = 0 ] && [ "$s" = 0 ] && echo 0 || echo 1)" \
+	"steal_flip.py on a capture with steals: passes, no skip ($got)"
+
 # --- make check: the tally is the last line, also when a test failed
 mk=$work/mk
 mkdir -p "$mk/tools/fragview" "$mk/tests"

@@ -178,13 +178,15 @@ def replayed_at(pfn, st):
 t.check(not misplaced, 'every flip names its block\'s node and zone (zone changes '
         'only through offline/online)', misplaced)
 nflips = len(flips)
+# a minimum of 0 asserts nothing (a skip); the snapshot and dump
+# comparisons below still hold with no flip: no block changed unseen
 t.check(nflips >= a.min_flips, 'the scenario flipped blocks (%d flips >= %d)'
-        % (nflips, a.min_flips))
+        % (nflips, a.min_flips), vacuous=not a.min_flips)
 for r in a.reasons:
     k = sum(1 for _, e in flips if e.f['reason'] == r)
     t.check(k > 0, 'flips with reason %s happened (%d)' % (r, k))
 t.check(not order_errors, 'every flip starts from the replayed type (%d flips)' % nflips,
-        order_errors)
+        order_errors, vacuous=not nflips)
 last = snaps[lastseq]
 bad = ['%#x: replay %s, last snapshot %s' % (p, replayed_at(p, st), st[0])
        for p, st in sorted(last.items()) if replayed_at(p, st) != st[0]]
