@@ -665,7 +665,39 @@ def zonemark_dropped(L, side):
             if not (prev < i < first_of_last and 'fragview_zone:' in l)]
 
 
+def _device_flips(L, reason):
+    return [i for i, l in enumerate(L) if ev(l) == 'pageblock_flip' and
+            field(l, 'zone') == 'Device' and field(l, 'reason') == reason]
+
+
+def pmem_reserve_offline(L, side):
+    """Unbind reports the namespace's first block, whose first page is the
+    pfn device's info block (series v2: the walk read its never-initialised
+    struct page)."""
+    ns_lo, _, lo, _ = (int(x, 0) for x in side[0][0].split())
+    first = (ns_lo + 511) & ~511
+    assert first < lo, 'no whole block in the reserve'
+    L = list(L)
+    i = _device_flips(L, 'offline')[0]
+    return L[:i] + [setf(L[i], 'pfn', '0x%x' % first)] + L[i:]
+
+
+def pmem_offline_lost(L, side):
+    """Unbind leaves the last block of the data area in the map."""
+    i = _device_flips(L, 'offline')[-1]
+    return L[:i] + L[i + 1:]
+
+
+def pmem_offline_other_node(L, side):
+    """An offline flip names a node its block was not online in."""
+    L = list(L)
+    i = _device_flips(L, 'offline')[0]
+    L[i] = setf(L[i], 'nid', str(int(field(L[i], 'nid')) ^ 1))
+    return L
+
+
 DEFECTS = {f.__name__.replace('_', '-'): f for f in (
+    pmem_reserve_offline, pmem_offline_lost, pmem_offline_other_node,
     zonemark_min_off, zonemark_low_above_high, zonemark_managed_wrong, zonemark_dropped,
     undocumented_flip_reason, undocumented_migrate_reason,
     polluter_claims, drain_stale_type, blamed_elsewhere, stack_elsewhere,

@@ -141,6 +141,23 @@ case_ isolate-outside offline.py offline.report.gz offline.attempts \
 	'lies in an offline attempt' -- --attempts @SIDE@
 case_ no-unisolate offline.py offline.report.gz offline.attempts \
 	'unisolated every pageblock' -- --attempts @SIDE@
+# ZONE_DEVICE: unbinding a pmem pfn device with an altmap reports exactly
+# the blocks that came online (series v2 also reported the info block's)
+case_ pmem-reserve-offline pmem.py pmem.report.gz pmem.ranges \
+	"info block's block" -- --ranges @SIDE@
+case_ pmem-offline-lost pmem.py pmem.report.gz pmem.ranges \
+	'went online then offline' -- --ranges @SIDE@
+case_ pmem-offline-other-node pmem.py pmem.report.gz pmem.ranges \
+	'went online then offline' -- --ranges @SIDE@
+# a real defect: offline walked from the data area, the altmap's own block
+# stayed online (cut.py --pmem-unpaired)
+out=$(python3 "$here/pmem.py" --name fixture --report "$F/v612-pmem-unpaired.report.gz" \
+	--ranges "$F/v612-pmem-unpaired.ranges" 2>&1)
+rc=$?
+hit=$(grep -m1 '^not ok.*went online then offline' <<<"$out")
+caught=0
+[ $rc -ne 0 ] && [ -n "$hit" ] || { sed 's/^/#   /' <<<"$out"; caught=1; }
+result $caught "pmem.py catches the unpaired altmap block: ${hit:-no such not ok}"
 case_ one-block-movable grouping_off.py grouping-off.report.gz grouping-off.dmesg \
 	'is Unmovable' -- --dmesg-file @SIDE@ --pageblocks "$F/grouping-off.pageblocks"
 
