@@ -164,12 +164,13 @@ def events_table(ov, part, w):
         cells = (f"| {wl} | {ops:g} | {ev:g} | {per_op:.4f} | {by} |" if ops
                  else f"| {wl} | ? | {ev:g} | ? | {by} |")
         if part == "icount":
-            # a handful of events per run is lost in the loop's own noise
-            if per_op and per_op >= 0.1 and off:
+            # below one event every other op the per-event figure is
+            # mostly the loop's own noise divided by a small number
+            if per_op and per_op >= 0.5 and off:
                 d = med([x[2] for x in on]) - med([x[2] for x in off])
                 cells += f" {d / per_op:.0f} |"
             else:
-                cells += " - (too few events) |"
+                cells += " - (< 0.5 events per op) |"
         w(cells)
     w("")
 

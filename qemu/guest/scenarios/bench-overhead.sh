@@ -63,22 +63,22 @@ event_counts() {
 		sort | uniq -c | awk '{ printf " %s=%s", $2, $1 }'
 }
 
+# set_mode MODE: every arm is prepared the same way before its timed run
+# (events off, an empty ring, tracing on) and differs only in the events
+# it enables: none (off), the mobility system (on) or mainline's per-page
+# kmem:mm_page_alloc (peer).  set_mode idle: everything off, between runs.
 set_mode() {
+	echo 0 > "$T/tracing_on"
+	[ ! -d "$T/events/mobility" ] ||
+		echo 0 > "$T/events/mobility/enable"
+	echo 0 > "$T/events/kmem/mm_page_alloc/enable"
+	[ "$1" != idle ] || return 0
+	echo > "$T/trace"
 	case $1 in
-	on|peer)
-		echo > "$T/trace"
-		if [ "$1" = on ]; then
-			echo 1 > "$T/events/mobility/enable"
-		else
-			echo 1 > "$T/events/kmem/mm_page_alloc/enable"
-		fi
-		echo 1 > "$T/tracing_on" ;;
-	off)
-		echo 0 > "$T/tracing_on"
-		[ ! -d "$T/events/mobility" ] ||
-			echo 0 > "$T/events/mobility/enable"
-		echo 0 > "$T/events/kmem/mm_page_alloc/enable" ;;
+	on) echo 1 > "$T/events/mobility/enable" ;;
+	peer) echo 1 > "$T/events/kmem/mm_page_alloc/enable" ;;
 	esac
+	echo 1 > "$T/tracing_on"
 }
 
 # run WORKLOAD MODE REP OPS_FIELD CMD...: one timed run; OPS_FIELD names
@@ -88,15 +88,15 @@ run() {
 	shift 4
 	set_mode "$mode"
 	if ! out=$("$@"); then
-		set_mode off
+		set_mode idle
 		echo "bench: $wl: $* failed, no result: $out"
 		return 0
 	fi
-	# stop writing first: reading the ring allocates pages itself
+	# stop writing first: reading the ring allocates pages itself; read
+	# back after every arm alike (an off run must have written nothing)
 	echo 0 > "$T/tracing_on"
-	ev=
-	[ "$mode" = off ] || ev=" events $(ring_events)$(event_counts)"
-	set_mode off
+	ev=" events $(ring_events)$(event_counts)"
+	set_mode idle
 	echo "result $wl $mode $rep $(echo "$out" |
 		awk -v f="$opsf" '{ for (i = 1; i < NF; i++) if ($i == f) o = $(i + 1)
 			print $NF " ops " o }')$ev"
