@@ -248,9 +248,9 @@ fi
 # ZONE_DEVICE: a pmem pfn device whose memmap lives in the device (an
 # altmap), bound and unbound twice: the blocks that come online go offline,
 # those and no others.  Series v2 walked the whole range on unbind, reading
-# the struct page of the info block, which is never initialised: on 6.12 a
-# VM_BUG_ON_PAGE(PagePoisoned) in the first unbind under DEBUG_VM_PGFLAGS
-# (tests/host/fixtures/v612-v2-pmem.console.log).  Walking from the data
+# the struct page of the info block, which is never initialised: on both
+# bases a VM_BUG_ON_PAGE(PagePoisoned) in the first unbind under
+# DEBUG_VM_PGFLAGS (tests/host/fixtures/v6*-v2-pmem.console.log).  Walking from the data
 # area instead left the altmap's own block online (v612-pmem-unpaired).
 if scenario_boot pmem pmem 1G 600 pmem; then
 	r=$out/pmem/pmem
