@@ -112,11 +112,12 @@ def census(text):
             key = (f[1], f[3])
             out[key] = [0, 0, 0, 0, 0]
             continue
-        if key is None or len(f) != 13 or not f[0].startswith("0x"):
+        # series v3 adds a last column, hugetlb (movable: fragview's rule)
+        if key is None or len(f) not in (13, 14) or not f[0].startswith("0x"):
             continue
         (free, _chunks, lru, movable_ops, slab_r, slab_u, pgtable, kernel,
-         free_pcp, reserved, offline) = map(int, f[2:])
-        cls = {"movable": lru + movable_ops, "reclaimable": slab_r,
+         free_pcp, reserved, offline, hugetlb) = (list(map(int, f[2:])) + [0])[:12]
+        cls = {"movable": lru + movable_ops + hugetlb, "reclaimable": slab_r,
                "unmovable": slab_u + pgtable + kernel}
         z = out[key]
         z[0] += 1

@@ -49,7 +49,7 @@ pcp_drain: int cpu, int nid, unsigned int nr_unmovable, unsigned int nr_movable,
 migrate_folio: unsigned long src_pfn, unsigned long dst_pfn, int result, u8 order, u8 mode, u8 reason, u8 pass, u8 src_mt, u8 dst_mt
 pageblock_state: unsigned long pfn, unsigned long gen, unsigned int seq, unsigned int free_pages, int nid, u8 zone, u8 mt, s8 largest_order
 pageblock_snapshot: unsigned long start_pfn, unsigned long end_pfn, unsigned long gen, unsigned int seq, unsigned int nr_blocks, int nid, u8 zone, u8 phase
-pageblock_census: unsigned long pfn, unsigned int seq, int nid, unsigned int free, unsigned int free_chunks, unsigned int lru, unsigned int movable_ops, unsigned int slab_reclaimable, unsigned int slab_unmovable, unsigned int pgtable, unsigned int kernel, unsigned int free_pcp, unsigned int reserved, unsigned int offline, u8 zone, u8 mt'
+pageblock_census: unsigned long pfn, unsigned int seq, int nid, unsigned int free, unsigned int free_chunks, unsigned int lru, unsigned int movable_ops, unsigned int slab_reclaimable, unsigned int slab_unmovable, unsigned int pgtable, unsigned int kernel, unsigned int free_pcp, unsigned int reserved, unsigned int offline, unsigned int hugetlb, u8 zone, u8 mt'
 
 # The names each field printed through __print_symbolic() has
 # (README.md): NAME on every kernel, NAME? only with some configs

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# description: check-abi.sh accepts the event formats of a real series v2
-# capture and rejects each doctored copy: a field missing (the v1 layout),
-# a hole in the layout, a symbolic field printed as a number, an event
-# missing, the formats of a capture before patch 9 (no census), and those
-# of a series v1 capture.  Then the names of the symbolic tables: the 6.1
+# description: check-abi.sh accepts the event formats of the series v3
+# 6.1 guest and rejects each doctored copy: a field missing (the v1
+# layout), a hole in the layout, a symbolic field printed as a number, an
+# event missing; and the formats of real captures of older series: v2
+# (a census without hugetlb), v2 before patch 9 (no census), v1.  Then the names of the symbolic tables: the 6.1
 # and the 6.12 formats are each accepted as their kernel's and rejected as
 # the other's; formats with an undocumented name, without a documented
 # one, or mixing the two kernels' names are rejected; names only some
@@ -34,12 +34,15 @@ formats() {
 		f != "" { print > f }'
 }
 
+# the 6.1 formats: copies from the patched 6.1 guest
+# (tests/fixtures/formats-6.1/README.md)
 good=$tmp/good
-formats "$top/tests/fixtures/v2-census.dat" "$good"
+mkdir -p "$good"
+find "$top/tests/fixtures/formats-6.1" -type f ! -name '*.md' -exec cp {} "$good" \;
 nev=$(ls "$good" | wc -l)
-result $(( nev >= 7 ? 0 : 1 )) "the v2 fixture has the mobility formats ($nev events)"
+result $(( nev == 7 ? 0 : 1 )) "the series v3 6.1 formats are there ($nev events)"
 out=$("$abi" "$good" 2>&1)
-result $? "check-abi.sh accepts the real v2 formats: $out"
+result $? "check-abi.sh accepts the real series v3 6.1 formats: $out"
 
 # doctor NAME EXPECT PERL-EXPR EVENT: a copy with EVENT's format edited
 # (an empty PERL-EXPR: without EVENT's format)
@@ -77,18 +80,35 @@ doctor "a census migratetype printed as a number" \
 	"pageblock_census: field mt is not printed with __print_symbolic" \
 	's/__print_symbolic\(REC->mt, /__print_flags(REC->mt, "|", /' pageblock_census
 
+# rejected_for_alone NAME DIR EXPECT: check-abi.sh fails DIR with EXPECT,
+# every problem it names being of EXPECT's event
+rejected_for_alone() {
+	local out rc event=${3%%:*}
+	out=$("$abi" "$2" 2>&1)
+	rc=$?
+	if [ $rc -eq 1 ] && grep -q "^check-abi: $3" <<<"$out" &&
+	   ! grep '^check-abi: [a-z_]*:' <<<"$out" | grep -qv "^check-abi: $event:"; then
+		result 0 "check-abi.sh rejects $1"
+	else
+		result 1 "check-abi.sh rejects $1 (exit $rc)"
+		sed 's/^/#   /' <<<"$out"
+	fi
+}
+
+# series v2: the same formats but the census's, which lacks hugetlb
+v2=$tmp/v2
+formats "$top/tests/fixtures/v2-census.dat" "$v2"
+grep -q 'field:unsigned int offline;' "$v2/pageblock_census" 2>/dev/null &&
+	! grep -q hugetlb "$v2/pageblock_census"
+result $? "the series v2 census fixture has a census without hugetlb"
+rejected_for_alone "series v2 for its census alone (no hugetlb)" "$v2" \
+	"pageblock_census: fields differ"
+
 # the formats of series v2 before patch 9: every event but the census
 pre9=$tmp/pre9
 formats "$top/tests/fixtures/v2-offline.dat" "$pre9"
-out=$("$abi" "$pre9" 2>&1)
-rc=$?
-if [ $rc -eq 1 ] && [ "$(grep -c '^check-abi: [a-z_]*:' <<<"$out")" -eq 1 ] &&
-   grep -q "pageblock_census: no format file" <<<"$out"; then
-	result 0 "check-abi.sh rejects series v2 before patch 9 for the census alone"
-else
-	result 1 "check-abi.sh rejects series v2 before patch 9 for the census alone (exit $rc)"
-	sed 's/^/#   /' <<<"$out"
-fi
+rejected_for_alone "series v2 before patch 9 for the census alone" "$pre9" \
+	"pageblock_census: no format file"
 
 v1=$tmp/v1
 formats "$top/tests/fixtures/fragment.dat" "$v1"

@@ -9,7 +9,7 @@ rc=0
 
 fv_bad_writes $dbg/census || rc=1
 
-# the text: the blocks (pfn, type) of pageblocks, 13 columns each; a
+# the text: the blocks (pfn, type) of pageblocks, 14 columns each; a
 # block may change type between the two reads, so a few tries
 same=0
 for try in 1 2 3; do
@@ -23,7 +23,7 @@ bad=$(awk '/^node/ { start = $6 + 0; end = $8 + 0
 		n = 1; for (i = 0; i < $12; i++) n *= 2 }
 	/^0x/ { pfn = $1 + 0; lo = pfn > start ? pfn : start
 		hi = pfn + n < end ? pfn + n : end
-		if (NF != 13 || $3+$5+$6+$7+$8+$9+$10+$11+$12+$13 != hi - lo) print }' $dbg/census | head -n 3)
+		if (NF != 14 || $3+$5+$6+$7+$8+$9+$10+$11+$12+$13+$14 != hi - lo) print }' $dbg/census | head -n 3)
 [ -z "$bad" ] || { echo "census lines whose page counts do not add up to the block: $bad"; rc=1; }
 grep -q '^node .* pageblock_order 9 gen' $dbg/census || { echo "no zone header in census"; rc=1; }
 

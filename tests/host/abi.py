@@ -35,8 +35,9 @@ SYMBOLIC = {
     'pageblock_snapshot': {'zone': ZONE, 'phase': {'begin', 'end'}},      # v2 only
     'pageblock_census': {'zone': ZONE, 'mt': MT},                          # patch 9
 }
+# the page counts; hugetlb since series v3 (a v2 census lacks it)
 CENSUS = ('free', 'lru', 'movable_ops', 'slab_reclaimable', 'slab_unmovable',
-          'pgtable', 'kernel', 'free_pcp', 'reserved', 'offline')
+          'pgtable', 'kernel', 'free_pcp', 'reserved', 'offline', 'hugetlb')
 DRAIN_COUNTS = ('nr_unmovable', 'nr_movable', 'nr_reclaimable', 'nr_high_order')
 
 PAGEBLOCK_ORDER = 9

@@ -9,16 +9,25 @@
 # must equal
 # the walk's: free = KPF_BUDDY, lru = KPF_LRU (of the compound head),
 # slab_reclaimable + slab_unmovable = KPF_SLAB, pgtable, reserved, offline,
-# and movable_ops + kernel + free_pcp = the rest. Per zone at rest, the
+# hugetlb = KPF_HUGE (series v3), and movable_ops + kernel + free_pcp = the
+# rest. The scenario holds a hugetlb pool with pages in use and free
+# (hugepages.txt: /proc/meminfo's HugePages_Total and _Free around the
+# walk): the census's hugetlb pages are the pool's, whole. Per zone at rest, the
 # free pages and free chunks add up to /proc/buddyinfo (censuswalk repeats
 # its cycle, up to 5 times, until some zone was at rest). The capture's
 # pageblock_census events list the census's blocks, counts adding up.
 # usage: census.py DIR | --report FILE --walk WALK.txt [--min-stable PCT]
 from report import Tap, events, oracle_args
 
+BLOCK = 512     # pages of a pageblock, and of a 2 MiB huge page (x86-64)
+
+# the census's columns (hugetlb since series v3) and censuswalk's (huge
+# since the census has hugetlb): an older file has fewer, read as absent
 COUNTS = ('free', 'free_chunks', 'lru', 'movable_ops', 'slab_reclaimable',
-          'slab_unmovable', 'pgtable', 'kernel', 'free_pcp', 'reserved', 'offline')
-KPF = ('pages', 'free', 'lru', 'slab', 'pgtable', 'reserved', 'offline', 'other', 'nopage')
+          'slab_unmovable', 'pgtable', 'kernel', 'free_pcp', 'reserved', 'offline',
+          'hugetlb')
+KPF = ('pages', 'free', 'lru', 'slab', 'pgtable', 'reserved', 'offline', 'other', 'nopage',
+       'huge')
 
 
 def extra(p):
@@ -66,7 +75,10 @@ def parse_walk(path):
 
 
 a = oracle_args('the census agrees with /proc/kpageflags',
-                files=[('walk', 'walk.txt', 'censuswalk output')], extra=extra)
+                files=[('walk', 'walk.txt', 'censuswalk output'),
+                       ('hugepages', 'hugepages.txt',
+                        'HugePages_Total and HugePages_Free around the walk')],
+                extra=extra)
 t = Tap('census %s' % a.name)
 if not a.walk:
     t.check(False, 'censuswalk output present')
@@ -97,6 +109,7 @@ rules = (
     ('pgtable', lambda c: c['pgtable'], lambda k: k['pgtable']),
     ('reserved', lambda c: c['reserved'], lambda k: k['reserved']),
     ('offline', lambda c: c['offline'], lambda k: k['offline']),
+    ('hugetlb', lambda c: c.get('hugetlb', 0), lambda k: k.get('huge', 0)),
     ('rest', lambda c: c['movable_ops'] + c['kernel'] + c['free_pcp'], lambda k: k['other']),
     ('pages', lambda c: sum(v for n, v in c.items() if n != 'free_chunks'),
      lambda k: k['pages'] - k['nopage']),
@@ -110,12 +123,37 @@ for name, of_census, of_kpf in rules:
         if got != want:
             bad.append('block %#x (%s %s): census %s=%d, kpageflags %d'
                        % (pfn, c1[pfn][0], c1[pfn][1], name, got, want))
+    # a walk without the huge column (before series v3) has nothing to
+    # compare hugetlb with
     t.check(not bad, 'per block at rest, census %s = kpageflags (%d pages in all)'
-            % (name, totals[name]), bad)
+            % (name, totals[name]), bad,
+            vacuous=name == 'hugetlb' and not any('huge' in k for k in kpf.values()))
 t.check(totals['lru'] > 0 and totals['slab'] > 0 and totals['free'] > 0,
         'the blocks hold LRU, slab and free pages (lru %d, slab %d, free %d)'
         % (totals['lru'], totals['slab'], totals['free']))
 t.check(all(kpf[pfn]['nopage'] == 0 for pfn in kpf), 'every census block is backed by pages')
+
+# a walk that tells hugetlb pages apart (censuswalk's huge column) comes
+# from the scenario that holds a pool in use and free: its pages are all
+# in the census, as hugetlb
+if any('huge' in k for k in kpf.values()):
+    pool = {}
+    if a.hugepages:
+        with open(a.hugepages) as f:
+            for line in f:
+                tag, *nums = line.split()
+                if len(nums) == 2 and tag in ('before', 'after'):
+                    pool[tag] = (int(nums[0]), int(nums[1]))
+    total, free = pool.get('before', (0, 0))
+    t.check(pool.get('before') and pool.get('before') == pool.get('after') and
+            0 < free < total,
+            'a hugetlb pool with pages in use and free, unchanged across the walk (%s)'
+            % (', '.join('%s: %d of %d free' % (k, v[1], v[0]) for k, v in sorted(pool.items()))
+               or 'no hugepages.txt'))
+    got = sum(c[2].get('hugetlb', 0) for c in c1.values())
+    t.check(got == total * BLOCK,
+            'the census counts the pool as hugetlb: %d pages, the pool %d huge pages of %d'
+            % (got, total, BLOCK))
 
 # zones at rest: every block stable and /proc/buddyinfo unchanged
 zones_checked, bad = 0, []
@@ -142,7 +180,7 @@ t.check(zones_checked > 0 and not bad, 'per zone at rest, free pages and chunks 
 seqs, bad = {}, []
 for e in events(a.capture, {'pageblock_census'}):
     seqs.setdefault(e.num('seq'), []).append(e.num('pfn'))
-    pages = sum(e.num(n) for n in COUNTS if n != 'free_chunks')
+    pages = sum(e.num(n) for n in COUNTS if n != 'free_chunks' and n in e.f)
     walked = kpf.get(e.num('pfn'), {'pages': 0, 'nopage': 0})
     if pages != walked['pages'] - walked['nopage']:
         bad.append('%s: counts add up to %d, the block has %d pages in its zone'

@@ -232,7 +232,9 @@ class Fields:
 
     def pageblock_census(self, e):
         v = self.need(e, 'pfn', 'seq', 'nid')
-        w = self.need(e, 'free_chunks', *CENSUS, hi=BLOCK)
+        # series v2 has no hugetlb count: every other one is required
+        w = self.need(e, 'free_chunks', *[k for k in CENSUS if k in e.f or k != 'hugetlb'],
+                      hi=BLOCK)
         if v is None or w is None:
             return
         v += w

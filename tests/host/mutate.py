@@ -466,10 +466,12 @@ def census_block_twice(L, side):
     return L[:i + 1] + L[i:]
 
 
+# hugetlb and huge: series v3's census and censuswalk (older files lack them)
 CENSUS_COLS = ('free', 'free_chunks', 'lru', 'movable_ops', 'slab_reclaimable',
-               'slab_unmovable', 'pgtable', 'kernel', 'free_pcp', 'reserved', 'offline')
+               'slab_unmovable', 'pgtable', 'kernel', 'free_pcp', 'reserved', 'offline',
+               'hugetlb')
 KPF_COLS = ('pages', 'free', 'lru', 'slab', 'pgtable', 'reserved', 'offline', 'other',
-            'nopage')
+            'nopage', 'huge')
 
 
 def _walk_lines(W):
@@ -478,9 +480,9 @@ def _walk_lines(W):
     census, kpf = {}, {}
     for n, line in enumerate(W):
         w = line.split()
-        if len(w) == 13 and w[0].startswith('0x'):
+        if len(w) in (13, 14) and w[0].startswith('0x'):
             census.setdefault(w[0], []).append(n)
-        elif len(w) == 11 and w[0] in ('kpf', 'kpf2'):
+        elif len(w) in (11, 12) and w[0] in ('kpf', 'kpf2'):
             kpf.setdefault(w[1], []).append(n)
     return census, kpf
 
@@ -542,6 +544,25 @@ def walk2_drops_block(L, side):
     W = list(side[0])
     n = _walk_lines(W)[1][_at_rest_with(W, 'free')][1]
     side[0] = W[:n] + W[n + 1:]
+    return L
+
+
+def census_hugetlb_as_kernel(L, side):
+    """The census of series v2: no hugetlb column, its pages counted as
+    kernel pages, in every census read of the walk."""
+    W = list(side[0])
+    i, k = CENSUS_COLS.index('hugetlb') + 2, CENSUS_COLS.index('kernel') + 2
+    moved = 0
+    for ns in _walk_lines(W)[0].values():
+        for n in ns:
+            w = W[n].split()
+            if len(w) <= i:
+                continue
+            moved += int(w[i])
+            w[k] = str(int(w[k]) + int(w[i]))
+            W[n] = ' '.join(w[:i])
+    assert moved, 'no hugetlb page in the walk'
+    side[0] = W
     return L
 
 
@@ -708,7 +729,8 @@ DEFECTS = {f.__name__.replace('_', '-'): f for f in (
     drain_free_high_as_vmstat,
     dup_success, missing_failure, lost_last_step, isolate_outside,
     no_unisolate, one_block_movable, drop_reserves, drop_unreserves, reserve_over_limit,
-    isolate_free_from_movable, census_lru_as_kernel, census_free_as_pcp,
+    isolate_free_from_movable, census_hugetlb_as_kernel, census_lru_as_kernel,
+    census_free_as_pcp,
     census_slab_as_pgtable, census_block_twice, walk2_drops_block, claim_below_half,
     unclaimed_above_half,
     migration_failure_as_success, migration_wrong_mode,

@@ -299,6 +299,11 @@ case_ census-block-twice census.py census.report.gz census.walk.txt \
 	'lists every census block once' -- --walk @SIDE@
 case_ walk2-drops-block census.py census.report.gz census.walk.txt \
 	'second walk and third census cover every census block' -- --walk @SIDE@
+# series v3: a hugetlb pool in use and free; v2's census counted it as kernel
+case_ census-hugetlb-as-kernel census.py census-v3.report.gz census-v3.walk.txt \
+	'census hugetlb = kpageflags' -- --walk @SIDE@ --hugepages "$F/census-v3.hugepages.txt"
+case_ census-lru-as-kernel census.py census-v3.report.gz census-v3.walk.txt \
+	'census lru = kpageflags' -- --walk @SIDE@ --hugepages "$F/census-v3.hugepages.txt"
 # a block whose page states moved between the reads is not compared: the
 # walks disagree, or the census reads do (their census lru would differ)
 valid_ walk-changed-between census.py census.report.gz census.walk.txt \

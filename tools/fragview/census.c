@@ -20,6 +20,7 @@ enum fv_mobility fv_census_count_mobility(enum fv_census_count c)
 	switch (c) {
 	case FV_CN_LRU:
 	case FV_CN_MOVABLE_OPS:
+	case FV_CN_HUGETLB:	/* hugepage_movable_supported(): x86-64 2M, 1G */
 		return FV_MOB_MOVABLE;
 	case FV_CN_SLAB_RECLAIMABLE:
 		return FV_MOB_RECLAIMABLE;

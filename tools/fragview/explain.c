@@ -41,6 +41,11 @@ void fv_pin_pages(const uint16_t n[FV_CN_NR], uint32_t pages[FV_PIN_NR])
 	pages[FV_PIN_UNMOVABLE] = n[FV_CN_SLAB_UNMOVABLE] +
 		n[FV_CN_SLAB_RECLAIMABLE] + n[FV_CN_PGTABLE] +
 		n[FV_CN_KERNEL] + n[FV_CN_RESERVED];
+	/*
+	 * compaction skips hugetlb folios (isolate_migratepages_block() takes
+	 * them only for alloc_contig_range()): they hold their block
+	 */
+	pages[FV_PIN_UNMOVABLE] += n[FV_CN_HUGETLB];
 	pages[FV_PIN_MOVABLE] = n[FV_CN_LRU] + n[FV_CN_MOVABLE_OPS];
 	pages[FV_PIN_PCP] = n[FV_CN_FREE_PCP];
 }

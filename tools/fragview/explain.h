@@ -57,7 +57,7 @@ const char *fv_cause_name(enum fv_cause c);	/* "no-free-memory", ... */
 
 /* What holds the pages in use of a block (from its census). */
 enum fv_pin {
-	FV_PIN_UNMOVABLE,	/* slab, page tables, kernel, reserved pages */
+	FV_PIN_UNMOVABLE,	/* slab, page tables, kernel, reserved, hugetlb */
 	FV_PIN_MOVABLE,		/* LRU and movable_ops pages still there */
 	FV_PIN_PCP,		/* free pages on per-cpu lists */
 	FV_PIN_ISOLATED,	/* the block's type was Isolate */

@@ -155,13 +155,15 @@ enum fv_snap_phase fv_snap_phase_parse(const char *name);
 /*
  * The counts of a mobility:pageblock_census record, in its field order
  * (tracepoints/pageblock_census.md).  All but FV_CN_FREE_CHUNKS are
- * pages; those ten add up to the block's pages inside the zone.
+ * pages; those eleven add up to the block's pages inside the zone.
+ * FV_CN_HUGETLB is 0 in a series v2 capture, which has no such field
+ * and counts hugetlb pages as kernel or free_pcp.
  */
 enum fv_census_count {
 	FV_CN_FREE, FV_CN_FREE_CHUNKS, FV_CN_LRU, FV_CN_MOVABLE_OPS,
 	FV_CN_SLAB_RECLAIMABLE, FV_CN_SLAB_UNMOVABLE, FV_CN_PGTABLE,
 	FV_CN_KERNEL, FV_CN_FREE_PCP, FV_CN_RESERVED, FV_CN_OFFLINE,
-	FV_CN_NR,
+	FV_CN_HUGETLB, FV_CN_NR,
 };
 const char *fv_census_count_name(enum fv_census_count c);	/* "free", ... */
 
@@ -268,12 +270,14 @@ struct fv_event {
 		struct {		/* FV_EV_CENSUS: what one block's pages are */
 			uint64_t pfn;
 			uint32_t seq;
-			int32_t nid;
 			/*
-			 * 16 bits keep struct fv_event at 56 bytes: a block
-			 * has 2^pageblock_order pages, 2^13 at most on any
-			 * architecture; the reader saturates at 65535.
+			 * 16 bits keep struct fv_event at 56 bytes: a node
+			 * number is below MAX_NUMNODES (2^10 on x86-64); a
+			 * block has 2^pageblock_order pages, 2^13 at most on
+			 * any architecture.  The reader saturates at 65535
+			 * (a nid of -1 or above 32767 reads as -1).
 			 */
+			int16_t nid;
 			uint16_t n[FV_CN_NR];	/* enum fv_census_count */
 			uint8_t zone, mt;
 		} census;

@@ -54,7 +54,7 @@ static const char *const kind_names[FV_EV_NR] = {
 static const char *const census_count_names[FV_CN_NR] = {
 	"free", "free_chunks", "lru", "movable_ops", "slab_reclaimable",
 	"slab_unmovable", "pgtable", "kernel", "free_pcp", "reserved",
-	"offline",
+	"offline", "hugetlb",
 };
 
 static const char *const cstatus_names[FV_CS_NR] = {

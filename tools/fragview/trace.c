@@ -60,7 +60,7 @@ struct field_spec {
 	uint8_t flag;			/* FV_EVF_* when present */
 };
 
-#define MAX_FIELDS 16
+#define MAX_FIELDS 20
 #define DEST(member) offsetof(struct fv_event, member), \
 	sizeof(((struct fv_event *)0)->member)
 #define F(name, map, member) { name, map, DEST(member), false, 0 }
@@ -186,6 +186,8 @@ static const struct event_spec specs[] = {
 		F("free_pcp", MAP_NONE, census.n[FV_CN_FREE_PCP]),
 		F("reserved", MAP_NONE, census.n[FV_CN_RESERVED]),
 		F("offline", MAP_NONE, census.n[FV_CN_OFFLINE]),
+		/* series v3: v2 counted hugetlb pages as kernel, free_pcp */
+		OPT("hugetlb", MAP_NONE, census.n[FV_CN_HUGETLB], 0),
 		F("zone", MAP_ZONE, census.zone), F("mt", MAP_MT, census.mt) } },
 	/* block_pfn is set from pfn by the model's pageblock order later */
 	{ "kmem", "mm_page_alloc_extfrag", FV_EV_EXTFRAG, {

@@ -32,7 +32,11 @@
  * "census2" + the second read, one "kpf2" line per block (the second
  * walk), "census3" + the third read:
  *
- *   kpf 0xPFN pages free lru slab pgtable reserved offline other nopage
+ *   kpf 0xPFN pages free lru slab pgtable reserved offline other nopage huge
+ *
+ * huge: pages of hugetlb folios (KPF_HUGE, on head and tails), which the
+ * census counts as hugetlb since series v3; the column comes last so that
+ * older outputs read the same.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -47,6 +51,7 @@
 #define KPF_BUDDY		10
 #define KPF_COMPOUND_HEAD	15
 #define KPF_COMPOUND_TAIL	16
+#define KPF_HUGE		17
 #define KPF_NOPAGE		20
 #define KPF_OFFLINE		23
 #define KPF_PGTABLE		26
@@ -58,7 +63,7 @@
 #define MAX_ATTEMPTS	5
 
 enum { C_FREE, C_LRU, C_SLAB, C_PGTABLE, C_RESERVED, C_OFFLINE, C_OTHER,
-       C_NOPAGE, NR_CLASSES };
+       C_NOPAGE, C_HUGE, NR_CLASSES };
 
 struct block {
 	unsigned long pfn, pages;
@@ -161,6 +166,8 @@ static void walk(struct block *b, unsigned long start, unsigned long end)
 			c = C_OFFLINE;
 		else if (f & BIT(KPF_PGTABLE))
 			c = C_PGTABLE;
+		else if (f & BIT(KPF_HUGE))
+			c = C_HUGE;
 		else if (h & BIT(KPF_LRU))
 			c = C_LRU;
 		else if (f & BIT(KPF_SLAB))
@@ -294,9 +301,10 @@ static void print_walk(const char *tag, const struct block *b, unsigned long n)
 	for (unsigned long i = 0; i < n; i++) {
 		const unsigned int *c = b[i].count;
 
-		printf("%s 0x%lx %lu %u %u %u %u %u %u %u %u\n", tag, b[i].pfn,
-		       b[i].pages, c[C_FREE], c[C_LRU], c[C_SLAB], c[C_PGTABLE],
-		       c[C_RESERVED], c[C_OFFLINE], c[C_OTHER], c[C_NOPAGE]);
+		printf("%s 0x%lx %lu %u %u %u %u %u %u %u %u %u\n", tag,
+		       b[i].pfn, b[i].pages, c[C_FREE], c[C_LRU], c[C_SLAB],
+		       c[C_PGTABLE], c[C_RESERVED], c[C_OFFLINE], c[C_OTHER],
+		       c[C_NOPAGE], c[C_HUGE]);
 	}
 }
 

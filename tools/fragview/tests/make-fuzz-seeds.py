@@ -17,7 +17,7 @@ Snapshot: start_pfn, end_pfn, gen u64, seq u32, nr_blocks u32, nid i32,
 zone u8, phase u8.  Lost: count i64, prev_ts u64.  Steal: pfn, block_pfn
 u64, nid, free_moved, alike i32, zone, order, fallback_order, alloc_mt,
 block_mt, claimed u8, pid i32 (at 36).  Stack: of_ts u64, id u32, of_kind
-u8.  Census: pfn u64, seq u32, nid i32, 11 u16 counts, zone, mt u8.
+u8.  Census: pfn u64, seq u32, nid i16, 12 u16 counts, zone, mt u8.
 Compaction scans: start, end, scanned, taken u64, pid i32.  Runs (begin,
 end): zone_start, migrate_pfn, free_pfn, zone_end u64, pid i32, sync,
 status u8.  Migrated: migrated, failed u64, pid.  Zone records: nid,
@@ -72,8 +72,8 @@ def stack(ts, of_ts, sid):
 
 
 def census(ts, seq, pfn, mt, free, lru, slab):
-    counts = [free, 1, lru, 0, 0, slab, 0, 512 - free - lru - slab, 0, 0, 0]
-    return event(ts, 9, struct.pack("<QIi11HBB", pfn, seq, 0, *counts, 2, mt), 0)
+    counts = [free, 1, lru, 0, 0, slab, 0, 512 - free - lru - slab, 0, 0, 0, 0]
+    return event(ts, 9, struct.pack("<QIh12HBB", pfn, seq, 0, *counts, 2, mt), 0)
 
 
 def migrate(ts, src, result):

@@ -388,15 +388,15 @@ static void test_html_views(void)
 		CHECK_EQ(array_len(steals_view, "\"b\":["), 6);
 		CHECK(strstr(steals_view, "\"b\":[1,2,3,2,3,3]"));
 		CHECK(strstr(steals_view, "\"v\":[1,1,1,10,10,100]"));
-		/* only pollution has the counts: 10 records of 11 */
+		/* only pollution has the counts: 10 records of 12 */
 		CHECK(!strstr(free_view, "\"n\":[") ||
 		      strstr(free_view, "\"n\":[") > strstr(free_view, "}"));
 	}
 	{
 		const char *pol = strstr(t, "{\"name\":\"pollution\"");
 
-		CHECK(pol && strstr(pol, "\"n\":[[32,0,480,0,0,0,0,0,0,0,0],"
-					  "[32,0,479,0,0,0,0,1,0,0,0],"));
+		CHECK(pol && strstr(pol, "\"n\":[[32,0,480,0,0,0,0,0,0,0,0,0],"
+					  "[32,0,479,0,0,0,0,1,0,0,0,0],"));
 		CHECK(strstr(t, "\"counts\":[\"free\",\"free_chunks\",\"lru\","));
 	}
 	free(t);

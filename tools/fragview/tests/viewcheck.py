@@ -43,14 +43,14 @@ def txt_glyphs(text):
 
 
 # tracepoints/pageblock_census.md: the mobility of each count and type
-MOBILITY = {"lru": "movable", "movable_ops": "movable",
+MOBILITY = {"lru": "movable", "movable_ops": "movable", "hugetlb": "movable",
             "slab_reclaimable": "reclaimable", "slab_unmovable": "unmovable",
             "pgtable": "unmovable", "kernel": "unmovable"}
 MT_MOBILITY = {"Movable": "movable", "CMA": "movable",
                "Reclaimable": "reclaimable", "Unmovable": "unmovable",
                "HighAtomic": "unmovable"}
 PAGES = ["free", "lru", "movable_ops", "slab_reclaimable", "slab_unmovable",
-         "pgtable", "kernel", "free_pcp", "reserved", "offline"]
+         "pgtable", "kernel", "free_pcp", "reserved", "offline", "hugetlb"]
 CENSUS_LINE = re.compile(r"\s(\d+\.\d+): pageblock_census:\s+(.*)$")
 
 
@@ -69,7 +69,7 @@ def facts_from_report(text):
                                     "zones": {}})
         pages = {}
         for kind, mob in MOBILITY.items():
-            pages[mob] = pages.get(mob, 0) + int(f[kind])
+            pages[mob] = pages.get(mob, 0) + int(f.get(kind, 0))
         own = MT_MOBILITY.get(mt)
         foreign = sum(v for mob, v in pages.items() if own and mob != own)
         c["foreign"][pfn], c["free"][pfn], c["mt"][pfn] = \
@@ -78,7 +78,7 @@ def facts_from_report(text):
             "blocks": 0, "pages": 0, "unmovable_pages": 0,
             "unmovable_blocks": 0, "polluted": {}, "foreign": {}})
         z["blocks"] += 1
-        z["pages"] += sum(int(f[k]) for k in PAGES)
+        z["pages"] += sum(int(f.get(k, 0)) for k in PAGES)  # v2: no hugetlb
         z["unmovable_pages"] += pages["unmovable"]
         z["unmovable_blocks"] += pages["unmovable"] > 0
         if foreign:
