@@ -31,7 +31,8 @@ CHECKS = (
                   "and the others per CPU"),
     ('gen-gaps', "a zone's flips are numbered without gaps or repeats"),
     ('snapshot', 'each snapshot zone: begin, nr_blocks states in pfn order, end alike'),
-    ('snap-gen', "a snapshot's states carry gens between its zone's begin and end"),
+    ('snap-gen', "a snapshot's states carry gens between its zone's begin and end, "
+                 "which are no older than its zone's flips of 10 ms before"),
     ('zones', 'snapshots and censuses list zones node by node, zone by zone, once'),
     ('span', 'states and census blocks lie in the span of their zone'),
     ('where', 'every event names a node and zone a snapshot lists'),
@@ -76,6 +77,9 @@ class Fields:
         self.where = []         # (nid, zone, event) of every event
         self.bmap = BlockMap()
         self.cpus = 0           # CPUs seen running events
+        # census records of blocks the replay did not know yet:
+        # pfn -> [event]; a flip of the block drops them (unordered)
+        self.early_census = {}
 
     def fail(self, check, e, why):
         self.bad[check].append('%s: %s' % (why, e))
@@ -92,6 +96,16 @@ class Fields:
         getattr(self, e.name)(e)
         if e.name in ('pageblock_state', 'pageblock_flip') and num(e.f.get('pfn')) is not None:
             self.bmap.update(e)
+
+    def pageblock_state(self, e):
+        self._state(e)
+        # a census before the block's first state, and no flip of the
+        # block since: the block had the type this state gives it
+        pfn = num(e.f.get('pfn'))
+        for c in self.early_census.pop(pfn, []):
+            if c.f.get('mt') != e.f.get('mt'):
+                self.fail('types', c, 'mt %s, the block is %s in the next snapshot, no flip '
+                          'between' % (c.f.get('mt'), e.f.get('mt')))
 
     def replayed(self, e, key, pfn):
         """The type e names for the block of pfn is the replayed one."""
@@ -158,6 +172,7 @@ class Fields:
         if len(v) < 3:
             return      # series v1: no gens
         key = (v[1], e.f.get('zone'))
+        self.early_census.pop(v[0], None)
         self.flips.setdefault(key, []).append((v[2], why not in UNLOCKED_FLIPS, e))
         if why in UNLOCKED_FLIPS:
             self.flips.setdefault(key + (e.cpu,), []).append((v[2], True, e))
@@ -198,7 +213,7 @@ class Fields:
         if dst:
             self.replayed(e, 'dst_mt', dst)
 
-    def pageblock_state(self, e):
+    def _state(self, e):
         v = self.need(e, 'pfn', 'seq', 'nid', *[k for k in ('gen',) if k in e.f])
         w = self.need(e, 'free_pages', hi=BLOCK)
         lo = self.need(e, 'largest_order', lo=-1, hi=MAX_BUDDY_ORDER)
@@ -214,8 +229,15 @@ class Fields:
         v = self.need(e, 'start_pfn', 'end_pfn', 'gen', 'seq', 'nr_blocks', 'nid')
         if v is None:
             return
-        start, end, _, seq, nr, nid = v
+        start, end, gen, seq, nr, nid = v
         zone, phase = e.f.get('zone'), e.f.get('phase')
+        # begin and end read the zone's gen when they are emitted, with
+        # preemption off: no older than a flip of the zone long before
+        older = [f for g, _, f in self.flips.get((nid, zone), [])
+                 if g > gen and f.ts < e.ts - 0.010]
+        if older:
+            self.fail('snap-gen', e, 'gen %d, a flip of its zone 10 ms before has gen %s'
+                      % (gen, older[-1].f.get('gen')))
         if start >= end or nr > slots(start, end):
             self.fail('snapshot', e, 'span [%#x, %#x) with %d blocks' % (start, end, nr))
         b = self.bounds.setdefault((seq, nid, zone), {})
@@ -246,6 +268,8 @@ class Fields:
             self.fail('counts', e, '%d pages, %d free in %d chunks' % (pages, free, chunks))
         self.runs.setdefault(('census', v[1]), []).append(e)
         self.census_pages.append((v[2], e.f.get('zone'), v[0], pages, e))
+        if self.bmap.type_of(v[0]) is None:
+            self.early_census.setdefault(v[0], []).append(e)
         self.replayed(e, 'mt', v[0])
 
     # --- per zone and per snapshot, once every event is in

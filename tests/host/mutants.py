@@ -3,7 +3,7 @@
 """Mutation suite: do the observers notice a capture a buggy kernel wrote?
 
 From each committed real capture (tests/fixtures/v2-*.dat of the 6.1
-series, v612-*.dat of the 6.12 one) it makes mutants, each one defect in
+series, v612-*.dat of the 6.12 one, v3-census.dat of series v3 on 6.1) it makes mutants, each one defect in
 the binary events, for every mobility event and every field:
   swap      the field's values of two events exchanged
   +1, -1    the field of one event shifted by one
@@ -49,7 +49,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(HERE))
 FIXTURES = os.path.join(TOP, 'tests', 'fixtures')
 CAPTURES = ('v2-census', 'v2-compact', 'v2-hotplug-zones', 'v2-offline', 'v2-polluter',
-            'v612-fragment', 'v612-offline')
+            'v612-fragment', 'v612-offline', 'v3-census')
 # the report oracles (@PB@: the capture's pageblocks dump), each on the
 # captures that have the kmem event it needs (None: every capture)
 ORACLES = (
@@ -229,6 +229,11 @@ SELFTESTS = (
     ('gen-gaps', 'v2-compact', [('set', 'pageblock_flip', -1, 'gen', '+5')]),
     ('snapshot', 'v2-offline', [('drop', 'pageblock_state', 700)]),
     ('snap-gen', 'v2-offline', [('set', 'pageblock_state', 3, 'gen', '+1000')]),
+    # the second snapshot's begin of node 0, older than that zone's flips
+    # a second before it (its states' gens still lie between begin and end)
+    ('snap-gen', 'v2-compact', [('set', 'pageblock_snapshot', 4, 'gen', 0)]),
+    # a census before the first snapshot, of a block no flip touches
+    ('types', 'v3-census', [('set', 'pageblock_census', 0, 'mt', 'Reclaimable')]),
     ('zones', 'v2-offline', [('set', 'pageblock_state', 0, 'nid', 1)]),
     ('span', 'v2-offline', [('set', 'pageblock_state', 97, 'pfn', '+0x200')]),
     ('where', 'v2-offline', [('set', 'pcp_drain', 0, 'nid', 5)]),
