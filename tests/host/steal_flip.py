@@ -13,7 +13,13 @@
 # `alike` counts only what the rule says it can.  On 6.12 an unclaimed
 # steal never scanned its block (--kernel 6.12).  Where mainline's
 # kmem:mm_page_alloc_extfrag is in the capture, it fires once right after
-# each steal on the same CPU and must agree with it field by field.
+# each steal on the same CPU and must agree with it field by field.  An
+# extfrag with no steal before it is a compaction capture (series v3,
+# patch 10: compaction_capture() handing a free page of another type to a
+# direct compactor): it must come from a task inside a compaction run
+# (mm_compaction_begin without its end, not kcompactd), with equal alloc
+# and fallback orders, two different types, never from a Movable block
+# below pageblock order, and change_ownership as the replayed block says.
 # usage: steal_flip.py DIR | --report FILE  [--min-steals N] [--min-claimed N]
 #        [--kernel 6.1|6.12]
 from report import Tap, events, BlockMap, oracle_args, PAGEBLOCK_ORDER
@@ -24,7 +30,9 @@ a = oracle_args('claimed steal <=> steal flip, block types replayed',
                     p.add_argument('--kernel', choices=('6.1', '6.12'), default='6.1',
                                    help='the base kernel'),
                     p.add_argument('--min-extfrag', type=int, default=0,
-                                   help='at least this many kmem:mm_page_alloc_extfrag')))
+                                   help='at least this many kmem:mm_page_alloc_extfrag'),
+                    p.add_argument('--min-captures', type=int, default=0,
+                                   help='at least this many compaction captures')))
 t = Tap('steal/flip ' + a.name)
 # The kernel flips the block(s) inside steal_suitable_fallback() (6.1) or
 # try_to_steal_block() (6.12) and then emits the steal, so a claimed steal
@@ -40,7 +48,11 @@ BLOCK = 1 << PAGEBLOCK_ORDER
 MT_NUM = {'Unmovable': '0', 'Movable': '1', 'Reclaimable': '2'}
 last_steal = {}     # cpu -> (steal, its block's type after it) awaiting its extfrag
 no_extfrag = []     # steals followed by another steal on their cpu
-extfrags = 0
+extfrags = captures = 0
+wrong_capture = []
+compacting = {}     # pid -> open mm_compaction_begin runs
+NUM_MT = {v: k for k, v in MT_NUM.items()}
+HIGHATOMIC = '3'    # MIGRATE_HIGHATOMIC == MIGRATE_PCPTYPES on both bases
 
 
 def claim_rule(e, block_type):
@@ -65,11 +77,39 @@ def claim_rule(e, block_type):
     return None
 
 
+def check_capture(x):
+    """x, an extfrag with no steal before it: a compaction capture?"""
+    global captures
+    why = []
+    if not compacting.get(x.pid) or x.comm.startswith('kcompactd'):
+        why.append('no steal before it on its cpu, and not in a direct compaction run of its task')
+    order, fallback = x.f.get('alloc_order'), x.f.get('fallback_order')
+    if order != fallback:
+        why.append('a capture hands over the order asked for (alloc_order %s, fallback_order %s)'
+                   % (order, fallback))
+    am, fm = x.f.get('alloc_migratetype'), x.f.get('fallback_migratetype')
+    if am == fm or am not in NUM_MT or fm not in list(NUM_MT) + [HIGHATOMIC]:
+        why.append('types %s -> %s: a capture is reported only between two types, '
+                   'never from CMA or Isolate' % (fm, am))
+    elif fm == MT_NUM['Movable'] and int(order or 0) < PAGEBLOCK_ORDER:
+        why.append('below pageblock order nothing but a Movable request captures from '
+                   'a Movable block, and that is no pollution')
+    block = bmap.type_of(bmap.block(x.num('pfn')))
+    if block is not None and x.f.get('change_ownership') != ('1' if block == NUM_MT.get(am)
+                                                             else '0'):
+        why.append('change_ownership=%s, the block is %s (replayed)'
+                   % (x.f.get('change_ownership'), block))
+    if why:
+        wrong_capture.append('%s: %s' % (x, '; '.join(why)))
+    else:
+        captures += 1
+
+
 def check_extfrag(x):
     """mm_page_alloc_extfrag x against the steal just before it on its CPU."""
     s, after = last_steal.pop(x.cpu, (None, None))
     if s is None:
-        wrong_extfrag.append('%s: no pageblock_steal before it on its cpu' % x)
+        check_capture(x)
         return
     why = []
     # 6.12's claim path traces the page __rmqueue_smallest() returned
@@ -89,7 +129,14 @@ def check_extfrag(x):
 
 
 for e in events(a.capture, {'pageblock_steal', 'pageblock_flip', 'pageblock_state',
-                            'mm_page_alloc_extfrag'}):
+                            'mm_page_alloc_extfrag', 'mm_compaction_begin',
+                            'mm_compaction_end'}):
+    if e.name == 'mm_compaction_begin':
+        compacting[e.pid] = compacting.get(e.pid, 0) + 1
+        continue
+    if e.name == 'mm_compaction_end':
+        compacting[e.pid] = max(compacting.get(e.pid, 0) - 1, 0)
+        continue
     if e.name == 'mm_page_alloc_extfrag':
         extfrags += 1
         check_extfrag(e)
@@ -171,4 +218,8 @@ t.check(extfrags >= a.min_extfrag and not wrong_extfrag, 'each steal has its '
         'mm_page_alloc_extfrag, agreeing on pfn, orders, alloc type and ownership '
         '(%d extfrag events >= %d)' % (extfrags, a.min_extfrag), wrong_extfrag,
         vacuous=not a.min_extfrag and not (extfrags and steals))
+t.check(captures >= a.min_captures and not wrong_capture, 'every extfrag without its steal is '
+        'a compaction capture of another type, in a direct compaction run (%d >= %d)'
+        % (captures, a.min_captures), wrong_capture,
+        vacuous=not a.min_captures and not captures)
 t.done()

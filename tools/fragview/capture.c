@@ -15,6 +15,8 @@ struct loader {
 	const struct fv_trace_info *info;	/* which events the file has */
 	struct capture_filter *f;		/* NULL: everything */
 	bool started;				/* the window is resolved */
+	/* per CPU: a steal whose mm_page_alloc_extfrag is still to come */
+	uint64_t steal_open[CAPTURE_MAX_CPUS / 64];
 };
 
 /* The window, once the capture's first event says what "+0" is. */
@@ -53,15 +55,42 @@ static bool counted_cpu(const struct loader *l, const struct fv_event *ev)
 }
 
 /*
+ * Is @ev the mm_page_alloc_extfrag of the pageblock_steal just before it
+ * on its CPU (its stack aside)?  Keeps each CPU's state: every event but
+ * a stack closes the CPU's open steal.  An extfrag without one is a
+ * compaction capture of another type (series v3, patch 10), which only
+ * the stock event reports.
+ */
+static bool extfrag_of_steal(struct loader *l, const struct fv_event *ev)
+{
+	uint64_t *word, bit;
+	bool open;
+
+	if (ev->cpu < 0 || ev->cpu >= CAPTURE_MAX_CPUS || ev->kind == FV_EV_STACK)
+		return false;
+	word = &l->steal_open[ev->cpu / 64];
+	bit = 1ULL << (ev->cpu % 64);
+	open = *word & bit;
+	*word &= ~bit;
+	if (ev->kind == FV_EV_STEAL)
+		*word |= bit;
+	return ev->kind == FV_EV_EXTFRAG && open;
+}
+
+/*
  * The stock events are the fallback for kernels without our series.  A
  * patched kernel emits both for the same allocation or migration, so
  * counting both would count everything twice: the mobility event, which
- * says more, wins.
+ * says more, wins.  A capture's extfrag has no mobility event: it counts,
+ * as an unclaimed steal.
  */
-static bool superseded(const struct fv_event *ev, const struct fv_trace_info *info)
+static bool superseded(struct loader *l, const struct fv_event *ev)
 {
-	return (ev->kind == FV_EV_EXTFRAG && info->have[FV_EV_STEAL]) ||
-	       (ev->kind == FV_EV_MIGRATE_SUM && info->have[FV_EV_MIGRATE]);
+	bool of_steal = extfrag_of_steal(l, ev);
+
+	if (ev->kind == FV_EV_EXTFRAG && l->info->have[FV_EV_STEAL])
+		return of_steal;
+	return ev->kind == FV_EV_MIGRATE_SUM && l->info->have[FV_EV_MIGRATE];
 }
 
 static int on_event(const struct fv_event *ev, void *ctx)
@@ -70,7 +99,7 @@ static int on_event(const struct fv_event *ev, void *ctx)
 
 	bool counted;
 
-	if (superseded(ev, l->info) || !in_window(l, ev))
+	if (superseded(l, ev) || !in_window(l, ev))
 		return 0;
 	/* a stack follows its event on the same CPU: both or neither */
 	counted = counted_cpu(l, ev);

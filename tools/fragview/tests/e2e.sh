@@ -187,6 +187,21 @@ expect "stats txt" 0 "" -- "$fv" stats mob.dat
 grep -q "^Pageblock flips: $(fact mob.json 'f["flips"]')$" out.txt &&
 	ok "stats txt: flip total" || nok "stats txt" "$(head -5 out.txt)"
 
+# ---- a patched kernel's mm_page_alloc_extfrag: each steal's is not
+# counted again; one alone is a compaction capture (series v3, patch 10),
+# an unclaimed steal
+if python3 "$here/mkcapture.py" mobility xf.dat --extfrag --facts xf.json 2>/dev/null &&
+   "$fv" stats xf.dat --format json -o xf-s.json 2>/dev/null; then
+	got="$(jget xf-s.json "d['steals']['total']") $(jget xf-s.json "d['steals']['claimed']")"
+	want="$(fact xf.json "f['steals']") $(fact xf.json "f['claimed']")"
+	caps=$(fact xf.json "f['captures']")
+	[ "$got" = "$want" ] && [ "$caps" -gt 0 ] &&
+		ok "stats: steals with their extfrag once, $caps lone extfrags as unclaimed steals ($got)" ||
+		nok "stats: extfrag of steals and of captures" "got $got want $want ($caps captures)"
+else
+	nok "stats: extfrag of steals and of captures" "mkcapture.py --extfrag or stats failed"
+fi
+
 # ---- stock kernel: stats work, map explains
 expect "stats on a stock capture" 0 \
 	"fragview: stock.dat: stock-kernel capture: steals have no zone or node ('claimed' is change_ownership), no flips, drains or per-page migrations; map and check need the patched kernel" \

@@ -18,6 +18,11 @@ usage: mkcapture.py SCENARIO OUT.dat [--events N] [--v7] [--facts F.json]
 events spread between them, as a recorder's periodic ticker writes them
 (256 state records each: a block whose free pages stay keeps its
 largest order, so most repeat the block's previous record).
+--extfrag (mobility, census): kmem:mm_page_alloc_extfrag right after every
+steal on its CPU, as the patched kernel writes it, and after every fourth
+steal's one a second, alone: a compaction capture (series v3, patch 10),
+which counts as an unclaimed steal (facts "captures"; "steals" counts
+them too).
 --zone-marks (v2 scenarios): the recorder's trace_marker zone lines
 before each snapshot (facts "zone_marks").
 --cpus: a capture of N CPUs (N > 2): the records of the two CPUs go to
@@ -783,6 +788,32 @@ def gen_v2(n_events, variant, seed=3):
     return cpus, facts, missed
 
 
+def add_extfrag(cpus, facts):
+    """Each steal's mm_page_alloc_extfrag right after it on its CPU, and
+    every fourth steal a capture's extfrag alone after that."""
+    steal_id = struct.pack("<H", packer("pageblock_steal")[1])
+    facts["captures"] = 0
+    for c, evs in enumerate(cpus):
+        out, n = [], 0
+        for ts, rec in evs:
+            out.append((ts, rec))
+            if rec[1][:2] != steal_id:
+                continue
+            out.append((ts + 1, record(
+                "mm_page_alloc_extfrag", pfn=0x1000, alloc_order=0,
+                fallback_order=4, alloc_migratetype=0,
+                fallback_migratetype=1, change_ownership=0)))
+            n += 1
+            if n % 4 == 0:
+                out.append((ts + 2, record(
+                    "mm_page_alloc_extfrag", pfn=0x1200, alloc_order=3,
+                    fallback_order=3, alloc_migratetype=1,
+                    fallback_migratetype=0, change_ownership=0)))
+                facts["captures"] += 1
+                facts["steals"] += 1
+        cpus[c] = out
+
+
 def gen_stock(n_events, seed=2):
     rng = random.Random(seed)
     cpus = [[], []]
@@ -841,6 +872,9 @@ def main():
                  "pcp_drain", "migrate_folio"]
         if scenario == "census":
             names.append("pageblock_census")
+        if "--extfrag" in args:
+            add_extfrag(cpus, facts)
+            names.append("mm_page_alloc_extfrag")
     elif scenario.startswith("v2"):
         use_abi_v2()
         cpus, facts, missed = gen_v2(n, scenario)
