@@ -566,6 +566,23 @@ def census_hugetlb_as_kernel(L, side):
     return L
 
 
+def capture_outside_compaction(L, side):
+    """Compaction captures reported with no compaction run around them:
+    every mm_compaction_begin lost."""
+    return [l for l in L if ev(l) != 'mm_compaction_begin']
+
+
+def capture_same_type(L, side):
+    """A compaction capture reported between two equal types."""
+    i = next(i for i, l in enumerate(L) if ev(l) == 'mm_page_alloc_extfrag' and
+             field(l, 'alloc_order') == '9' and
+             not any(ev(k) == 'pageblock_steal' for k in L[max(i - 1, 0):i]))
+    a = field(L[i], 'alloc_migratetype')
+    L = list(L)
+    L[i] = re.sub(r'\bfallback_migratetype=\S+', 'fallback_migratetype=' + a, L[i])
+    return L
+
+
 def census_lru_as_kernel(L, side):
     """An LRU page of a block counted as a kernel page."""
     _census_move(side, 'lru', 'kernel')
@@ -729,6 +746,7 @@ DEFECTS = {f.__name__.replace('_', '-'): f for f in (
     drain_free_high_as_vmstat,
     dup_success, missing_failure, lost_last_step, isolate_outside,
     no_unisolate, one_block_movable, drop_reserves, drop_unreserves, reserve_over_limit,
+    capture_outside_compaction, capture_same_type,
     isolate_free_from_movable, census_hugetlb_as_kernel, census_lru_as_kernel,
     census_free_as_pcp,
     census_slab_as_pgtable, census_block_twice, walk2_drops_block, claim_below_half,

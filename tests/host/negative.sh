@@ -158,6 +158,22 @@ hit=$(grep -m1 '^not ok.*went online then offline' <<<"$out")
 caught=0
 [ $rc -ne 0 ] && [ -n "$hit" ] || { sed 's/^/#   /' <<<"$out"; caught=1; }
 result $caught "pmem.py catches the unpaired altmap block: ${hit:-no such not ok}"
+# compaction captures (series v3, patch 10; qemu/guest/scenarios/capture.sh)
+case_ capture-outside-compaction steal_flip.py capture.report.gz - \
+	'compaction capture of another type, in a direct compaction run' -- \
+	--min-steals 0 --min-claimed 0 --min-captures 5
+case_ capture-same-type steal_flip.py capture.report.gz - \
+	'compaction capture of another type, in a direct compaction run' -- \
+	--min-steals 0 --min-claimed 0 --min-captures 5
+# a real defect: series v2 captured as often and reported nothing
+out=$(python3 "$here/steal_flip.py" --name fixture --report "$F/v61-v2-capture.report.gz" \
+	--min-steals 0 --min-claimed 0 --min-captures 5 2>&1)
+rc=$?
+hit=$(grep -m1 '^not ok.*compaction capture' <<<"$out")
+caught=0
+[ $rc -ne 0 ] && [ -n "$hit" ] || { sed 's/^/#   /' <<<"$out"; caught=1; }
+result $caught "steal_flip.py catches series v2's unreported captures: ${hit:-no such not ok}"
+
 # a real defect: series v2's census on 6.1 with a hugetlb pool in use and
 # free counted it as kernel and free_pcp pages (cut.py --census-v2-hugetlb)
 r=v61-v2-census-hugetlb
