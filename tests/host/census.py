@@ -19,7 +19,7 @@
 # usage: census.py DIR | --report FILE --walk WALK.txt [--min-stable PCT]
 from report import Tap, events, oracle_args
 
-BLOCK = 512     # pages of a pageblock, and of a 2 MiB huge page (x86-64)
+HUGE_PAGE = 512     # pages of the scenario's huge pages (2 MiB, x86-64)
 
 # the census's columns (hugetlb since series v3) and censuswalk's (huge
 # since the census has hugetlb): an older file has fewer, read as absent
@@ -85,6 +85,8 @@ if not a.walk:
     t.done()
 w = parse_walk(a.walk)
 c1, c2, kpf = w['census1'], w['census2'], w['kpf']
+# censuswalk tells hugetlb pages apart (its huge column) since series v3
+walk_has_huge = any('huge' in k for k in kpf.values())
 t.check(c1 and set(c1) == set(kpf) == set(c2),
         'the walk covers every census block (%d census, %d walked)' % (len(c1), len(kpf)))
 
@@ -127,7 +129,7 @@ for name, of_census, of_kpf in rules:
     # compare hugetlb with
     t.check(not bad, 'per block at rest, census %s = kpageflags (%d pages in all)'
             % (name, totals[name]), bad,
-            vacuous=name == 'hugetlb' and not any('huge' in k for k in kpf.values()))
+            vacuous=name == 'hugetlb' and not walk_has_huge)
 t.check(totals['lru'] > 0 and totals['slab'] > 0 and totals['free'] > 0,
         'the blocks hold LRU, slab and free pages (lru %d, slab %d, free %d)'
         % (totals['lru'], totals['slab'], totals['free']))
@@ -136,7 +138,7 @@ t.check(all(kpf[pfn]['nopage'] == 0 for pfn in kpf), 'every census block is back
 # a walk that tells hugetlb pages apart (censuswalk's huge column) comes
 # from the scenario that holds a pool in use and free: its pages are all
 # in the census, as hugetlb
-if any('huge' in k for k in kpf.values()):
+if walk_has_huge:
     pool = {}
     if a.hugepages:
         with open(a.hugepages) as f:
@@ -151,9 +153,9 @@ if any('huge' in k for k in kpf.values()):
             % (', '.join('%s: %d of %d free' % (k, v[1], v[0]) for k, v in sorted(pool.items()))
                or 'no hugepages.txt'))
     got = sum(c[2].get('hugetlb', 0) for c in c1.values())
-    t.check(got == total * BLOCK,
+    t.check(got == total * HUGE_PAGE,
             'the census counts the pool as hugetlb: %d pages, the pool %d huge pages of %d'
-            % (got, total, BLOCK))
+            % (got, total, HUGE_PAGE))
 
 # zones at rest: every block stable and /proc/buddyinfo unchanged
 zones_checked, bad = 0, []

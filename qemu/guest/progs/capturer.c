@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "hold.h"
+#include "pagemap.h"
 #include "parse_num.h"
 #include "zoneinfo.h"
 
@@ -44,7 +45,6 @@
 #define STEP (1UL << 20)
 #define PIPE_BYTES (16 * PAGE_SIZE)
 #define PAGEBLOCK_ORDER 9
-#define PFN_MASK ((1ULL << 55) - 1)
 #define PAGEBLOCKS "/sys/kernel/debug/mobility/pageblocks"
 
 /* the node's zones are all at most @margin pages above low */
@@ -155,6 +155,10 @@ static char *block_types(uint64_t *nr_blocks)
 		b = pfn >> PAGEBLOCK_ORDER;
 		if (b >= cap) {
 			t = realloc(t, 2 * b);
+			if (!t) {
+				perror("capturer: realloc");
+				exit(1);
+			}
 			memset(t + cap, 0, 2 * b - cap);
 			cap = 2 * b;
 		}
@@ -171,22 +175,14 @@ static void thin_movable(char *map, size_t len, size_t *in_unmovable,
 			 size_t *freed)
 {
 	size_t pages = len / PAGE_SIZE, seen = 0;
-	uint64_t *pm = malloc(pages * sizeof(*pm)), nb;
-	int fd = open("/proc/self/pagemap", O_RDONLY);
-	off_t at = (uintptr_t)map / PAGE_SIZE * sizeof(*pm);
+	uint64_t *pm = pagemap_pfns("capturer", map, pages), nb;
 	char *type = block_types(&nb);
 
-	if (!pm || fd < 0 ||
-	    pread(fd, pm, pages * sizeof(*pm), at) != (ssize_t)(pages * sizeof(*pm))) {
-		perror("capturer: /proc/self/pagemap");
-		exit(1);
-	}
-	close(fd);
 	*in_unmovable = *freed = 0;
 	for (size_t i = 0; i < pages; i++) {
-		uint64_t pfn = pm[i] & PFN_MASK, b = pfn >> PAGEBLOCK_ORDER;
+		uint64_t b = pm[i] >> PAGEBLOCK_ORDER;
 
-		if (!(pm[i] >> 63) || !pfn || b >= nb)
+		if (!pm[i] || b >= nb)
 			continue;
 		if (type[b] == 'U')
 			(*in_unmovable)++;

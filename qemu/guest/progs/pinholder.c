@@ -66,6 +66,7 @@
 #include <unistd.h>
 
 #include "hold.h"
+#include "pagemap.h"
 #include "parse_num.h"
 #include "zoneinfo.h"
 
@@ -74,7 +75,6 @@
 #define PIPE_BYTES (1UL << 20)
 /* x86-64 with 4 KiB pages: a pageblock is a PMD */
 #define PAGEBLOCK_ORDER 9
-#define PFN_MASK ((1ULL << 55) - 1)
 #define KPF_BUDDY 10
 #define KPF_UNEVICTABLE 18
 
@@ -133,20 +133,16 @@ static size_t fill(char *map, size_t cap, int nid, unsigned long margin,
 static struct held *held_pages(char *map, size_t len, size_t *nr)
 {
 	size_t pages = len / PAGE_SIZE, n = 0;
-	uint64_t *pm = malloc(pages * sizeof(*pm));
+	uint64_t *pm = pagemap_pfns("pinholder", map, pages);
 	struct held *h = malloc(pages * sizeof(*h));
-	int fd = open("/proc/self/pagemap", O_RDONLY);
-	off_t at = (uintptr_t)map / PAGE_SIZE * sizeof(*pm);
 
-	if (!pm || !h || fd < 0 ||
-	    pread(fd, pm, pages * sizeof(*pm), at) != (ssize_t)(pages * sizeof(*pm))) {
-		perror("pinholder: /proc/self/pagemap");
+	if (!h) {
+		perror("pinholder: malloc");
 		exit(1);
 	}
-	close(fd);
 	for (size_t i = 0; i < pages; i++)
-		if ((pm[i] >> 63) && (pm[i] & PFN_MASK))
-			h[n++] = (struct held){ pm[i] & PFN_MASK, i };
+		if (pm[i])
+			h[n++] = (struct held){ pm[i], i };
 	free(pm);
 	if (!n) {
 		fprintf(stderr, "pinholder: no pfn in pagemap (not root?)\n");
