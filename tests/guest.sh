@@ -264,8 +264,9 @@ fi
 # movable pages (capturer), then huge pages asked for on node 0: the
 # direct compactor frees such blocks whole and takes them, blocks of
 # another type than its request, which mm_page_alloc_extfrag alone
-# reports (25 to 30 captures a boot in ours).  Series v2 reports none:
-# --min-captures fails on it (tests/host/fixtures/v61-v2-capture.report.gz).
+# reports (30 in the run kept as tests/host/fixtures/capture.report.gz).
+# Series v2 reports none: --min-captures fails on it
+# (tests/host/fixtures/v61-v2-capture.report.gz).
 if scenario_boot capture capture 1G 600 capture; then
 	r=$out/capture/capture
 	host_check steal_flip.py "$r" --kernel "$base" --min-steals 0 --min-claimed 0 \
