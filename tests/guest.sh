@@ -267,10 +267,22 @@ fi
 # reports (30 in the run kept as tests/host/fixtures/capture.report.gz).
 # Series v2 reports none: --min-captures fails on it
 # (tests/host/fixtures/v61-v2-capture.report.gz).
-if scenario_boot capture capture 1G 600 capture; then
+# How many captures a boot makes depends on where the scanners meet the
+# capturer's blocks: when the first direct compactions fail, compaction
+# stays deferred and a boot ends with a capture or two (1 of 3 boots on
+# 6.1 in our runs).  Up to 3 boots are made until one makes 5; the last
+# boot's results are the ones checked.
+capture_args=(--kernel "$base" --min-steals 0 --min-claimed 0 --min-captures 5)
+for try in 1 2 3; do
+	rm -rf "$out/capture"
+	scenario_boot capture capture 1G 600 capture || break
+	python3 "$top/tests/host/steal_flip.py" "$out/capture/capture" \
+		"${capture_args[@]}" > /dev/null 2>&1 && break
+	echo "# capture boot $try: fewer than 5 captures"
+done
+if [ -f "$out/capture/status" ]; then
 	r=$out/capture/capture
-	host_check steal_flip.py "$r" --kernel "$base" --min-steals 0 --min-claimed 0 \
-		--min-captures 5
+	host_check steal_flip.py "$r" "${capture_args[@]}"
 	host_check replay.py "$r" --min-flips 0
 	host_check fields.py "$r"
 	"$fragview" check "$r/trace.dat" > "$r/fragview-check.txt" 2>&1
