@@ -69,10 +69,11 @@ bench-ticker:
 	@tools/deps.sh bench kernel-6.1
 	@bench/ticker.sh
 
-## experiment   Gorman's 2005 high-order experiment, grouping on vs off
-##              (KERNEL=6.12: experiment/results-6.12.md, data-6.12/)
+## experiment   Gorman's 2005 high-order test, stress-highalloc style:
+##              6.1 and 6.12, grouping on/off, per-cpu lists pinned or
+##              auto, in one resumable run: experiment/results.md
 experiment:
-	@tools/deps.sh bench kernel-$(BASE)
+	@tools/deps.sh bench kernel-6.1 kernel-6.12
 	@$(MAKE) -s -C tools/fragview
 	@experiment/run.sh
 

@@ -1,46 +1,44 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""One boot of experiment/run.sh into experiment/data/: a row of runs.tsv,
-the per-zone figures of each moment into zones.tsv, the steals and claims
-of each phase into steals.tsv, and the boot's raw files (trace as text,
-not trace.dat) into runs/NAME.tar.xz.
+"""One boot of experiment/run.sh (scenario exp-stress) into DATADIR: a
+row of boots.tsv, a row per phase and style of phases.tsv, a row per
+attempt of attempts.tsv, and the boot's raw files as runs/NAME.tar.xz
+(the trace's steals and flips as text, its per-cpu drains counted per
+window and reason: the drains alone are most of a trace.dat).
 
-usage: extract.py BOOTDIR NAME GROUPING COMPACTION RUN STATUS SECONDS DATADIR
+usage: extract.py BOOTDIR NAME ARM RUN STATUS SECONDS HOST_LOAD DATADIR
+ARM is KERNEL-GROUPING-PCP, e.g. 6.12-on-auto.
 """
 import io
 import os
 import re
+import statistics
 import subprocess
 import sys
 import tarfile
 
-MOMENTS = ("under-load", "under-load.after", "at-rest", "at-rest.after")
+BOOT_COLS = ("name", "arm", "kernel", "grouping", "pcp", "run", "status",
+             "boot_seconds", "host_load", "kernel_grouping", "pcp_high_min",
+             "pcp_high_max", "oom_kills", "pswpout", "pgsteal_file",
+             "pgsteal_anon", "steals", "claims", "load_rate_before",
+             "load_rate_during", "mix_rate_before", "mix_rate_during")
+PHASE_COLS = ("name", "arm", "kernel", "grouping", "pcp", "run", "phase",
+              "style", "attempts", "obtained", "refused", "bound",
+              "free9_start", "pcp_only_start", "pcp_drains", "seconds",
+              "lat_p50_ms", "lat_p90_ms", "lat_max_ms")
+ATTEMPT_COLS = ("name", "arm", "phase", "style", "i", "result", "ms")
 PHASES = ("under-load", "at-rest")
-ORDER9 = 512
-# vmstat counters kept with the raw files: what reclaim, compaction and
-# the OOM killer did
+STYLES = ("hugetlb", "thp")
+BLOCK_PAGES = 512
 VMSTAT_KEEP = re.compile(r"^(compact_|pgmigrate_|pgscan|pgsteal|allocstall|"
-                         r"oom_kill|drop_|pageoutrun|nr_free_pages|"
-                         r"kswapd|htlb|pgalloc_|pgfree)")
-
-RUN_COLS = ("name", "grouping", "compaction", "run", "status", "boot_seconds",
-            "kernel_grouping", "oom_kills")
-PHASE_COLS = ("got", "attempts", "refused", "reserve_kib", "bound",
-              "seconds", "node0", "node1",
-              "compact_stall", "compact_success", "compact_migrate_scanned",
-              "compact_free_scanned", "load_steps")
-ZONE_COLS = ("name", "grouping", "compaction", "run", "moment", "nid", "zone",
-             "free", "min", "managed", "bound", "blocks_unmovable",
-             "blocks_movable", "blocks_reclaimable", "blocks_highatomic",
-             "free_by_order", "census_blocks", "polluted", "unmovable_pages",
-             "pages", "blocks_with_unmovable")
-STEAL_COLS = ("name", "grouping", "compaction", "run", "window", "nid", "zone",
-              "alloc_mt", "block_mt", "claimed", "count")
+                         r"oom_kill|pswp|nr_free_pages|kswapd|htlb|thp_|"
+                         r"pgalloc_|pgfree|workingset_|nr_file|nr_anon)")
+EVENT = re.compile(r"\s(\d+\.\d+):\s+(\S+):\s+(.*)$")
 
 
 def read(path):
     try:
-        with open(path) as f:
+        with open(path, errors="replace") as f:
             return f.read()
     except OSError:
         return None
@@ -55,206 +53,181 @@ def vmstat(text):
     return out
 
 
-def zones(text):
-    """LABEL.zones: {(nid, zone): (free, min, managed)} of populated zones"""
-    out = {}
-    for line in (text or "").splitlines():
+def meminfo_kib(text, key):
+    m = re.search(rf"^{key}:\s+(\d+) kB", text or "", re.M)
+    return int(m.group(1)) if m else None
+
+
+def free_blocks(buddyinfo):
+    """order-9 blocks the buddy lists hold (an order-10 page is two)"""
+    n = 0
+    for line in (buddyinfo or "").splitlines():
+        counts = line.split()[4:]
+        n += sum(int(c) << (o - 9) for o, c in enumerate(counts) if o >= 9)
+    return n
+
+
+def pcp_only_blocks(census):
+    """blocks whose only pages not on the buddy lists are on per-cpu lists
+    (census columns after the type: free free_chunks lru movable_ops
+    slab_reclaimable slab_unmovable pgtable kernel free_pcp reserved
+    offline [hugetlb])"""
+    n = 0
+    for line in (census or "").splitlines():
         f = line.split()
-        if len(f) == 7 and int(f[6]) > 0:
-            out[(f[0], f[1])] = (int(f[2]), int(f[3]), int(f[6]))
-    return out
-
-
-def bound(free, wmin):
-    """order-9 pages the zone's free memory above its min watermark could
-    make if it were not fragmented at all"""
-    return max(0, free - wmin) // ORDER9
-
-
-def blocks_per_type(text):
-    """pagetypeinfo's "Number of blocks type" section"""
-    out, cols, on = {}, [], False
-    for line in (text or "").splitlines():
-        if line.startswith("Number of blocks type"):
-            cols = line.split()[4:]
-            on = True
+        if len(f) not in (13, 14) or not f[0].startswith("0x"):
             continue
-        m = on and re.match(r"Node\s+(\d+), zone\s+(\S+)\s+(.*)", line)
-        if m:
-            out[(m.group(1), m.group(2))] = dict(zip(cols, map(int, m.group(3).split())))
-        elif on and line.strip() == "":
-            on = False
-    return out
+        c = list(map(int, f[2:]))
+        held = c[2:8] + c[9:]
+        if c[8] and not any(held):
+            n += 1
+    return n
 
 
-def buddyinfo(text):
-    out = {}
-    for line in (text or "").splitlines():
-        m = re.match(r"Node (\d+), zone\s+(\S+)\s+(.*)", line)
-        if m:
-            out[(m.group(1), m.group(2))] = m.group(3).split()
-    return out
+def pcp_high(zoneinfo):
+    highs = [int(x) for x in re.findall(r"^\s+high:\s+(\d+)", zoneinfo or "",
+                                        re.M)]
+    return (min(highs), max(highs)) if highs else ("", "")
 
 
-# census classes (census ABI): block class by migratetype, page classes
-BLOCK_CLASS = {"Movable": "movable", "CMA": "movable",
-               "Reclaimable": "reclaimable", "Unmovable": "unmovable",
-               "HighAtomic": "unmovable"}
-
-
-def census(text):
-    """{(nid, zone): (blocks, polluted, unmovable_pages, pages,
-    blocks_with_unmovable)} from the debugfs census text"""
-    out, key = {}, None
-    for line in (text or "").splitlines():
-        f = line.split()
-        if f[:1] == ["node"] and len(f) >= 4:
-            key = (f[1], f[3])
-            out[key] = [0, 0, 0, 0, 0]
-            continue
-        # series v3 adds a last column, hugetlb (movable: fragview's rule)
-        if key is None or len(f) not in (13, 14) or not f[0].startswith("0x"):
-            continue
-        (free, _chunks, lru, movable_ops, slab_r, slab_u, pgtable, kernel,
-         free_pcp, reserved, offline, hugetlb) = (list(map(int, f[2:])) + [0])[:12]
-        cls = {"movable": lru + movable_ops + hugetlb, "reclaimable": slab_r,
-               "unmovable": slab_u + pgtable + kernel}
-        z = out[key]
-        z[0] += 1
-        bc = BLOCK_CLASS.get(f[1])
-        if bc and any(n for c, n in cls.items() if c != bc):
-            z[1] += 1
-        z[2] += cls["unmovable"]
-        z[3] += sum(cls.values()) + free + free_pcp + reserved + offline
-        z[4] += cls["unmovable"] > 0
-    return {k: tuple(v) for k, v in out.items()}
-
-
-def trace_text(dat):
+def trace(dat):
+    """(steal/flip lines, {(window, reason): drains}, steals, claims,
+    drains per phase)"""
     if not os.path.exists(dat):
-        return None
-    r = subprocess.run(["trace-cmd", "report", "-i", dat], capture_output=True,
-                       text=True)
-    return r.stdout if r.returncode == 0 else None
-
-
-EVENT = re.compile(r"\s(\d+\.\d+):\s+(\S+):\s+(.*)$")
-
-
-def steals(text):
-    """{(window, nid, zone, alloc_mt, block_mt, claimed): count}; the
-    windows are the phases the scenario's markers delimit"""
-    window, out = "boot", {}
-    marks = {"fv-exp load": "load", "fv-exp under-load": "under-load",
-             "fv-exp under-load done": "load-end",
-             "fv-exp rest": "stopping", "fv-exp at-rest": "at-rest",
-             "fv-exp at-rest done": "end"}
-    for line in (text or "").splitlines():
+        return None, {}, "", "", {}
+    r = subprocess.run(["trace-cmd", "report", "-i", dat],
+                       capture_output=True, text=True)
+    if r.returncode:
+        return None, {}, "", "", {}
+    keep, drains, steals, claims = [], {}, 0, 0
+    window, phase_drains = "boot", {}
+    for line in r.stdout.splitlines():
         m = EVENT.search(line)
         if not m:
             continue
         ev, rest = m.group(2), m.group(3)
         if ev == "print":
             msg = rest.split("tracing_mark_write:", 1)[-1].strip()
-            window = marks.get(msg, window)
-        elif ev == "pageblock_steal":
-            f = dict(kv.split("=", 1) for kv in rest.split() if "=" in kv)
-            k = (window, f["nid"], f["zone"], f["alloc_mt"], f["block_mt"],
-                 f["claimed"])
-            out[k] = out.get(k, 0) + 1
-    return out
+            if msg.startswith("fv-exp "):
+                window = msg[7:]
+            keep.append(line)
+        elif ev == "pcp_drain":
+            reason = re.search(r"reason=(\S+)", rest)
+            k = (window, reason.group(1) if reason else "?")
+            drains[k] = drains.get(k, 0) + 1
+            if window in PHASES:
+                phase_drains[window] = phase_drains.get(window, 0) + 1
+        else:
+            keep.append(line)
+            if ev == "pageblock_steal":
+                steals += 1
+                cl = re.search(r"claimed=(\S+)", rest)
+                claims += bool(cl and cl.group(1) not in ("0", "no", "false"))
+    return "\n".join(keep) + "\n", drains, steals, claims, phase_drains
 
 
-def steps(text):
-    """mixload's "steps ..." lines as sums of all workers' steps"""
-    return [sum(int(x) for x in line.split()[2::2])
-            for line in (text or "").splitlines() if line.startswith("steps ")]
+def rates(text):
+    """(copied bytes/s, mixload steps/s) before and during the attempts
+    under load, from load.rates"""
+    pts = {}
+    for line in (text or "").splitlines():
+        f = line.split()
+        if len(f) == 4:
+            pts[f[0]] = tuple(map(float, f[1:]))
+    if not all(k in pts for k in ("window", "attempts", "done")):
+        return ("",) * 4
+    w, a, d = pts["window"], pts["attempts"], pts["done"]
+
+    def rate(p, q, i):
+        return round((q[i] - p[i]) / (q[0] - p[0]), 1) if q[0] > p[0] else ""
+    return rate(w, a, 1), rate(a, d, 1), rate(w, a, 2), rate(a, d, 2)
 
 
-def append(path, cols, rows):
-    new = not os.path.exists(path)
-    with open(path, "a") as f:
-        if new:
-            f.write("\t".join(cols) + "\n")
+def attempts(text):
+    rows = []
+    for line in (text or "").splitlines():
+        f = line.split()
+        if len(f) >= 3 and f[1] in STYLES:
+            rows.append((int(f[0]), f[1], f[2], f[3] if len(f) > 3 else ""))
+    return rows
+
+
+def pct(xs, q):
+    xs = sorted(xs)
+    if not xs:
+        return ""
+    return round(xs[min(len(xs) - 1, int(q * len(xs)))], 1)
+
+
+def append(path, name, cols, rows):
+    """rows of boot NAME into the table at PATH, replacing any it has (a
+    boot redone after an interrupted run)"""
+    old = []
+    if os.path.exists(path):
+        with open(path) as f:
+            old = [line for line in f.readlines()[1:]
+                   if line.split("\t", 1)[0] != name]
+    with open(path + ".new", "w") as f:
+        f.write("\t".join(cols) + "\n")
+        f.writelines(old)
         for r in rows:
             f.write("\t".join(str(x) for x in r) + "\n")
+    os.replace(path + ".new", path)
 
 
 def main():
-    boot, name, g, c, run, status, secs, data = sys.argv[1:9]
-    d = os.path.join(boot, "exp-highalloc")
-    log = read(os.path.join(d, "log")) or ""
+    boot, name, arm, run, status, secs, hload, data = sys.argv[1:9]
+    kernel, grouping, pcp = arm.split("-")
+    d = os.path.join(boot, "exp-stress")
+    log = read(os.path.join(d, "log")) or read(os.path.join(boot, "console.log")) or ""
     m = re.search(r"exp: mobility grouping (o[nf]+)", log)
     kg = m.group(1) if m else "?"
     dmesg = read(os.path.join(boot, "dmesg")) or ""
-    ooms = dmesg.count("invoked oom-killer")
-    if status == "ok" and "FAIL" in log:
+    if status == "ok" and ("fragview: FAIL" in log or kg != grouping):
         status = "failed"
-    key = (name, g, c, run)
+    v0 = vmstat(read(os.path.join(d, "start.vmstat")))
+    v1 = vmstat(read(os.path.join(d, "end.vmstat")))
 
-    row = [name, g, c, run, status, secs, kg, ooms]
-    steps_lines = steps(read(os.path.join(d, "mixload.out")))
+    def dv(k):
+        return v1[k] - v0[k] if k in v0 and k in v1 else ""
+    text, drains, steals, claims, phase_drains = trace(
+        os.path.join(d, "trace.dat"))
+    hmin, hmax = pcp_high(read(os.path.join(d, "under-load.zoneinfo")))
+    lr = rates(read(os.path.join(d, "load.rates")))
+    key = [name, arm, kernel, grouping, pcp, run]
+    boot_row = key + [
+        status, secs, hload, kg, hmin, hmax,
+        dmesg.count("invoked oom-killer"), dv("pswpout"),
+        dv("pgsteal_file"), dv("pgsteal_anon"), steals, claims, *lr]
+
+    prows, arows, summary = [], [], []
     for ph in PHASES:
-        res = (read(os.path.join(d, ph + ".highalloc")) or "").split()
-        kv = dict(zip(res[0::2], res[1::2]))
-        z = zones(read(os.path.join(d, ph + ".zones")))
-        reserve = int(kv.get("reserve_kib", 0))
-        b = ""
-        if z:
-            # the zones' free memory, and (highalloc -r) what the reserve
-            # leaves of the total
-            b = sum(bound(fr, mn) for fr, mn, _ in z.values())
-            if reserve:
-                b = min(b, max(0, sum(fr for fr, _, _ in z.values()) -
-                               reserve // 4) // ORDER9)
-        v0 = vmstat(read(os.path.join(d, ph + ".vmstat")))
-        v1 = vmstat(read(os.path.join(d, ph + ".after.vmstat")))
+        att = attempts(read(os.path.join(d, ph + ".attempts")))
+        mem = meminfo_kib(read(os.path.join(d, ph + ".meminfo")), "MemAvailable")
+        bound = mem // 2048 if mem is not None else ""
+        free9 = free_blocks(read(os.path.join(d, ph + ".buddyinfo")))
+        pcp_only = pcp_only_blocks(read(os.path.join(d, ph + ".census")))
+        for st in STYLES:
+            mine = [a for a in att if a[1] == st]
+            made = [float(a[3]) for a in mine if a[2] != "refused" and a[3]]
+            ok = sum(a[2] == "ok" for a in mine)
+            refused = sum(a[2] == "refused" for a in mine)
+            prows.append(key + [
+                ph.replace("-", "_"), st, len(mine), ok, refused, bound,
+                free9, pcp_only, phase_drains.get(ph, 0),
+                round(sum(made) / 1000, 1),
+                round(statistics.median(made), 1) if made else "",
+                pct(made, 0.9), round(max(made), 1) if made else ""])
+            summary.append(f"{ph} {st} {ok}/{len(mine) - refused}")
+        arows += [[name, arm, ph.replace("-", "_"), st, i, res, ms]
+                  for i, st, res, ms in att]
 
-        def dv(k):
-            return v1[k] - v0[k] if k in v0 and k in v1 else ""
-        load_steps = ""
-        if ph == "under-load" and len(steps_lines) >= 2:
-            load_steps = steps_lines[1] - steps_lines[0]
-        row += [kv.get("obtained", ""), kv.get("requested", ""),
-                kv.get("refused", ""), kv.get("reserve_kib", ""), b,
-                kv.get("seconds", ""), kv.get("node0", ""), kv.get("node1", ""),
-                dv("compact_stall"), dv("compact_success"),
-                dv("compact_migrate_scanned"), dv("compact_free_scanned"),
-                load_steps]
-    cols = RUN_COLS + tuple(f"{ph.replace('-', '_')}_{c_}" for ph in PHASES
-                            for c_ in PHASE_COLS)
-    append(os.path.join(data, "runs.tsv"), cols, [row])
-
-    zrows = []
-    for mo in MOMENTS:
-        z = zones(read(os.path.join(d, mo + ".zones")))
-        bt = blocks_per_type(read(os.path.join(d, mo + ".pagetypeinfo")))
-        bi = buddyinfo(read(os.path.join(d, mo + ".buddyinfo")))
-        ce = census(read(os.path.join(d, mo + ".census")))
-        for (nid, zone), (fr, mn, managed) in sorted(z.items()):
-            t = bt.get((nid, zone), {})
-            cz = ce.get((nid, zone))
-            zrows.append(list(key) + [
-                mo, nid, zone, fr, mn, managed, bound(fr, mn),
-                t.get("Unmovable", ""), t.get("Movable", ""),
-                t.get("Reclaimable", ""), t.get("HighAtomic", ""),
-                ",".join(bi.get((nid, zone), [])),
-                *(cz if cz else ("",) * 5)])
-    append(os.path.join(data, "zones.tsv"), ZONE_COLS, zrows)
-
-    tr = trace_text(os.path.join(d, "trace.dat"))
-    st = steals(tr)
-    append(os.path.join(data, "steals.tsv"), STEAL_COLS,
-           [list(key) + list(k) + [n] for k, n in sorted(st.items())])
-
-    # the raw files, small: no trace.dat (its text has every event), the
-    # vmstat counters that matter
     buf = io.BytesIO()
     with tarfile.open(fileobj=buf, mode="w:xz") as tar:
-        def add(arcname, text):
-            if text is None:
+        def add(arcname, body):
+            if body is None:
                 return
-            b = text.encode()
+            b = body.encode()
             ti = tarfile.TarInfo(f"{name}/{arcname}")
             ti.size, ti.mtime = len(b), 0
             tar.addfile(ti, io.BytesIO(b))
@@ -263,18 +236,22 @@ def main():
                 continue
             t = read(os.path.join(d, f))
             if f.endswith(".vmstat"):
-                t = "".join(l + "\n" for l in (t or "").splitlines()
-                            if VMSTAT_KEEP.match(l))
+                t = "".join(line + "\n" for line in (t or "").splitlines()
+                            if VMSTAT_KEEP.match(line))
             add(f, t)
-        add("trace.txt", tr)
+        add("trace-steals-flips.txt", text)
+        add("pcp-drains.tsv", "window\treason\tcount\n" + "".join(
+            f"{w}\t{r}\t{n}\n" for (w, r), n in sorted(drains.items())))
         add("dmesg", dmesg or None)
         add("run-error", read(os.path.join(boot, "run-error")))
     with open(os.path.join(data, "runs", name + ".tar.xz"), "wb") as f:
         f.write(buf.getvalue())
-    n = len(PHASE_COLS)
-    print(f"{name}: {status}, under load {row[8]}/{row[9]} (bound {row[12]}),"
-          f" at rest {row[8 + n]}/{row[9 + n]} (bound {row[12 + n]}),"
-          f" {secs} s", file=sys.stderr)
+    append(os.path.join(data, "phases.tsv"), name, PHASE_COLS, prows)
+    append(os.path.join(data, "attempts.tsv"), name, ATTEMPT_COLS, arows)
+    # last: a boot is done (run.sh skips it) once its row is here
+    append(os.path.join(data, "boots.tsv"), name, BOOT_COLS, [boot_row])
+    print(f"{name}: {status}, {', '.join(summary)}, {secs} s",
+          file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -1,174 +1,245 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Re-run Mel Gorman's 2005 high-order experiment (Light Fragmentation
-# Avoidance v20: "HugePages under load 73 vs 113, after the tests 78 vs
-# 118") on a kernel base: 6.1 (`make experiment`) or another directory
-# of kernel-patches/ (`make experiment KERNEL=6.12`).
+# Mel Gorman's 2005 high-order test (Light Fragmentation Avoidance v20:
+# "HugePages under load 73 vs 113, after the tests 78 vs 118"), as
+# mmtests' stress-highalloc measures it, on 6.1 and 6.12 in one run.
 #
-# Each boot runs qemu/guest/scenarios/exp-highalloc.sh: a mixed load
-# (mixload) runs, and while it keeps running N attempts each try to grow
-# the hugetlb pool by one order-9 page ("under load"); the load stops,
-# caches are dropped, and the N attempts are made again ("at rest").
-# Four configurations: grouping by mobility on (default) or off (boot
-# parameter page_group_by_mobility=off from kernel-patches/), compaction
-# off or on; --runs boots of each, interleaved.
+# Every boot runs qemu/guest/scenarios/exp-stress.sh: a load that reclaim
+# can act on (a kernel tree copied and read on ext4, swap, mixload's
+# anonymous memory, files, slab, pipes and forks), order-9 attempts of
+# two styles (hugetlb pool, THP fault) under the load and after it.
+# Compaction is off in every arm: only reclaim makes order-9 blocks,
+# which is the mechanism grouping by mobility is about.  Arms:
 #
-#   experiment/run.sh [--base VER] [--runs N] [--mem SIZE] [--load SECS]
-#                     [--kernel BZIMAGE] [--report-only] [--dry-run]
+#   6.1-on-pinned  6.1-off-pinned  6.12-on-pinned  6.12-off-pinned
+#       kernel x grouping by mobility (page_group_by_mobility=off from
+#       kernel-patches/), per-cpu lists pinned the same on both kernels
+#       (vm.percpu_pagelist_high_fraction=--pcp)
+#   6.12-on-auto
+#       6.12's per-cpu high auto-tuning left on (fraction 0)
 #
-# --base is the kernel base (default $FRAGVIEW_KERNEL, else 6.1); --kernel
-# uses a prebuilt patched bzImage of that base instead of
-# qemu/build-kernel.sh (the provenance then names that file);
-# --report-only redoes the report from the base's data; --dry-run says
-# what a run would build, boot and write, and stops.
+# Run r boots every arm once, in an order rotated from run to run, so
+# that host load and drift hit all arms alike.
 #
-# Writes experiment/data/ (per-run figures as TSV, each boot's raw files
-# as runs/NAME.tar.xz, provenance), experiment/results.md and
-# out/experiment/maps.html, all from the data of this run; each boot's
-# full output stays in out/experiment/NAME/.  A base other than 6.1
-# writes experiment/data-VER/, experiment/results-VER.md and
-# out/experiment-VER/ instead, so that the bases' results live side by side.
+#   experiment/run.sh [--runs N] [--arms A,B,...] [--mem SIZE] [--n N]
+#                     [--pcp FRACTION] [--load SECS] [--jobs N] [--fresh]
+#                     [--report-only] [--dry-run]
+#
+# --n is the attempts per style and phase (default half of RAM in
+# 2 MiB pages, so that the two styles' attempts of a phase could take
+# all of it);
+# --jobs boots that many guests at a time (default 2: a TCG guest keeps
+# about one host CPU busy; both arms of a pair share the host alike).
+#
+# Resumable: a boot whose row is in experiment/data/boots.tsv is not made
+# again, so a run that stopped goes on where it stopped (the kernels,
+# disks and settings must be the ones its provenance names, else run.sh
+# stops; --fresh starts over).  Writes experiment/data/ (boots.tsv,
+# phases.tsv, attempts.tsv, each boot's raw files as runs/NAME.tar.xz,
+# provenance.tsv), then experiment/results.md and out/experiment/maps.html
+# (report.py); each boot's full output (with trace.dat) stays in
+# out/experiment/NAME/.
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export FRAGVIEW_CACHE=${FRAGVIEW_CACHE:-/var/cache/fragview}
 FRAGVIEW=$REPO/tools/fragview/fragview
-# shellcheck source=qemu/kernel-base.sh
-. "$REPO/qemu/kernel-base.sh"
 
 say() { echo "==> $*" >&2; }
 die() { echo "experiment: error: $*" >&2; exit 1; }
 
-runs=10
-mem=512M
+ALL_ARMS=6.1-on-pinned,6.1-off-pinned,6.12-on-pinned,6.12-off-pinned,6.12-on-auto
+runs=20
+arms=$ALL_ARMS
+mem=384M
+n=
+pcp=128
 load=15
+window=8
 gap=40
-kernel=
+jobs=2
+fresh=0
 report_only=0
 dry_run=0
-base=${FRAGVIEW_KERNEL:-$fv_default_base}
 while [ $# -gt 0 ]; do
 	case $1 in
-	--base) [ $# -ge 2 ] || die "--base wants a kernel base"; base=$2; shift ;;
-	--dry-run) dry_run=1 ;;
-	--runs)
-		[ $# -ge 2 ] && [[ $2 =~ ^[1-9][0-9]*$ ]] || die "--runs wants a number"
-		runs=$2; shift ;;
-	--mem) [ $# -ge 2 ] || die "--mem wants a size"; mem=$2; shift ;;
-	--load)
-		[ $# -ge 2 ] && [[ $2 =~ ^[1-9][0-9]*$ ]] || die "--load wants seconds"
-		load=$2; shift ;;
+	--runs|--n|--pcp|--load|--jobs)
+		[ $# -ge 2 ] && [[ $2 =~ ^[0-9]+$ ]] && [ "$2" -gt 0 ] ||
+			die "$1 wants a positive number"
+		case $1 in
+		--runs) runs=$2 ;; --n) n=$2 ;; --pcp) pcp=$2 ;; --load) load=$2 ;;
+		--jobs) jobs=$2 ;;
+		esac
+		shift ;;
+	--arms)
+		[ $# -ge 2 ] || die "--arms wants a list"
+		for a in ${2//,/ }; do
+			[[ ,$ALL_ARMS, == *,$a,* ]] || die "unknown arm '$a' (have $ALL_ARMS)"
+		done
+		arms=$2; shift ;;
+	--mem) [ $# -ge 2 ] && [[ $2 =~ ^[0-9]+[MG]$ ]] || die "--mem wants e.g. 512M"
+		mem=$2; shift ;;
+	--fresh) fresh=1 ;;
 	--report-only) report_only=1 ;;
-	--kernel)
-		[ $# -ge 2 ] && [ -s "$2" ] || die "--kernel wants a bzImage"
-		kernel=$(realpath "$2"); shift ;;
-	-h|--help) sed -n '4,31p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--dry-run) dry_run=1 ;;
+	-h|--help) sed -n '4,41p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown option '$1'" ;;
 	esac
 	shift
 done
-err=$(fv_base_check "$base") || die "$err"
-export FRAGVIEW_KERNEL=$base
-sfx=$(fv_base_suffix "$base")
-SERIES=kernel-patches/$base/series
-OUTDIR=${OUT:-$REPO/out}/experiment$sfx
-DATA=$REPO/experiment/data$sfx
-RESULTS=$REPO/experiment/results$sfx.md
+mem_mib=${mem%[MG]}
+[[ $mem == *G ]] && mem_mib=$((mem_mib * 1024))
+n=${n:-$((mem_mib / 4))}
+read -r -a arm_list <<<"${arms//,/ }"
+OUTDIR=${OUT:-$REPO/out}/experiment
+DATA=$REPO/experiment/data
+RESULTS=$REPO/experiment/results.md
 if [ $dry_run = 1 ]; then
-	echo "base $base: $([ -f "$REPO/$SERIES" ] && echo "$SERIES" || echo "no $SERIES (nothing to build)")"
-	echo "kernel: ${kernel:-qemu/build-kernel.sh --kernel $base}"
-	echo "boots: $((runs * 4)) ($runs runs x grouping on/off x compaction off/on), $mem each, load $load s"
-	echo "writes: ${DATA#"$REPO"/}/, ${RESULTS#"$REPO"/}, $OUTDIR/"
+	echo "arms: ${arm_list[*]}"
+	echo "boots: $((runs * ${#arm_list[@]})) ($runs runs x ${#arm_list[@]} arms), $mem each, $n attempts per style and phase"
+	echo "kernels: qemu/build-kernel.sh [--kernel 6.12] --extra-config qemu/experiment.config"
+	echo "writes: experiment/data/, experiment/results.md, $OUTDIR/"
 	exit 0
 fi
-
 [ -x "$FRAGVIEW" ] || make -s -C "$REPO/tools/fragview" >&2 ||
 	die "cannot build fragview"
-
+report() {
+	python3 "$REPO/experiment/report.py" "$DATA" "$RESULTS" \
+		"$OUTDIR/maps.html" "$FRAGVIEW" "$OUTDIR"
+}
 if [ $report_only = 1 ]; then
-	[ -s "$DATA/runs.tsv" ] || die "--report-only: no $DATA/runs.tsv"
-	exec python3 "$REPO/experiment/report.py" "$DATA" \
-		"$RESULTS" "$OUTDIR/maps.html" "$FRAGVIEW"
+	[ -s "$DATA/boots.tsv" ] || die "--report-only: no $DATA/boots.tsv"
+	report
+	exit
 fi
 
-# --- provenance: the series as committed, the kernel it built
+# --- what every boot shares: the kernels, the initramfs, the disks
 t0=$(date +%s)
-[ -f "$REPO/$SERIES" ] || die "no $SERIES: base $base has no series yet"
-[ -z "$(git -C "$REPO" status --porcelain -- "kernel-patches/$base" qemu experiment/run.sh)" ] ||
-	say "warning: kernel-patches/$base/, qemu/ or experiment/run.sh have uncommitted changes"
-if [ -z "$kernel" ]; then
-	kernel=$("$REPO/qemu/build-kernel.sh") || die "the patched $base kernel did not build"
-fi
-initrd=$("$REPO/qemu/build-initramfs.sh") || die "initramfs build failed"
-config=$(dirname "$kernel")/config
-# Boot private copies: the cache keeps only the last few kernels and
-# initramfs images, and a build elsewhere may evict these mid-run.
 mkdir -p "$OUTDIR/boot"
-cp "$kernel" "$OUTDIR/boot/bzImage"
+declare -A kernel
+for base in 6.1 6.12; do
+	k=$("$REPO/qemu/build-kernel.sh" --kernel "$base" \
+		--extra-config "$REPO/qemu/experiment.config") ||
+		die "the patched $base kernel did not build"
+	# private copies: a build elsewhere may evict the cache's
+	cp "$k" "$OUTDIR/boot/bzImage-$base"
+	cp "$(dirname "$k")/config" "$OUTDIR/boot/config-$base"
+	kernel[$base]=$k
+done
+initrd=$("$REPO/qemu/build-initramfs.sh") || die "initramfs build failed"
 cp "$initrd" "$OUTDIR/boot/initramfs.cpio.gz"
-rm -rf "$DATA.new"
-mkdir -p "$DATA.new/runs"
-{
-	echo -e "head\t$(git -C "$REPO" rev-parse HEAD)"
-	echo -e "base\t$base"
-	echo -e "kernel_source\t$(dpkg-query -W -f='${Package} ${Version}' "linux-source-$base" 2>/dev/null || echo "linux-source-$base")"
-	echo -e "series_commit\t$(git -C "$REPO" log -1 --format=%H -- "kernel-patches/$base")"
-	echo -e "series\t$(grep -v '^[[:space:]]*\(#\|$\)' "$REPO/$SERIES" | tr '\n' ' ')"
-	echo -e "kernel\t$kernel"
-	echo -e "kernel_config_sha256\t$( [ -r "$config" ] && sha256sum < "$config" | cut -c1-64 || echo unknown)"
-	echo -e "initramfs\t$(basename "$initrd")"
-	echo -e "mem\t$mem"
-	echo -e "load_seconds\t$load"
-	echo -e "gap_ms\t$gap"
-	echo -e "runs\t$runs"
-	echo -e "host\t$(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
-	echo -e "started\t$(date -u '+%Y-%m-%d %H:%M') UTC"
-} > "$DATA.new/provenance.tsv"
+src=$FRAGVIEW_CACHE/linux-source-6.1
+read -r fs_sha fs_mib < <("$REPO/experiment/mkdisks.sh" "$OUTDIR/disks" "$src") ||
+	die "the experiment's disks could not be made"
 
-# --- the boots: every configuration once per run, the order alternating
-# from run to run so that host load and drift hit all of them alike
-configs=(on-off off-off on-on off-on)
+# the settings a resumed run must share with the boots already made
+settings() {
+	echo -e "mem\t$mem"
+	echo -e "cpus\t2"
+	echo -e "attempts_per_phase\t$n"
+	echo -e "pcp_fraction\t$pcp"
+	echo -e "load_seconds\t$load"
+	echo -e "window_seconds\t$window"
+	echo -e "gap_ms\t$gap"
+	echo -e "reserve_mib\t$((mem_mib / 8))"
+	echo -e "fs_image_sha256\t$fs_sha"
+	echo -e "fs_image_mib\t$fs_mib"
+	echo -e "swap_mib\t256"
+	echo -e "initramfs\t$(basename "$initrd")"
+	for base in 6.1 6.12; do
+		echo -e "kernel_$base\t$(basename "$(dirname "${kernel[$base]}")") $(dpkg-query -W -f='${Package} ${Version}' "linux-source-$base" 2>/dev/null)"
+		echo -e "config_sha256_$base\t$(sha256sum < "$OUTDIR/boot/config-$base" | cut -c1-64)"
+		echo -e "series_commit_$base\t$(git -C "$REPO" log -1 --format=%H -- "kernel-patches/$base")"
+	done
+}
+settings > "$OUTDIR/settings.new"
+if [ $fresh = 1 ] || [ ! -s "$DATA/settings.tsv" ]; then
+	rm -rf "$DATA"
+	mkdir -p "$DATA/runs"
+	cp "$OUTDIR/settings.new" "$DATA/settings.tsv"
+	{
+		echo -e "head\t$(git -C "$REPO" rev-parse HEAD)"
+		echo -e "host\t$(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
+		echo -e "started\t$(date -u '+%Y-%m-%d %H:%M') UTC"
+	} > "$DATA/started.tsv"
+elif ! cmp -s "$OUTDIR/settings.new" "$DATA/settings.tsv"; then
+	diff "$DATA/settings.tsv" "$OUTDIR/settings.new" >&2 || true
+	die "experiment/data/ was made with other settings or kernels (above): --fresh to start over"
+fi
+
+done_boot() { [ -s "$DATA/boots.tsv" ] && cut -f1 "$DATA/boots.tsv" | grep -qx "$1"; }
+
+# --- the boots: run r boots every arm once, the order rotated by r;
+# --jobs boots at a time, each taking every --jobs-th boot of that order
+plan=()
 for r in $(seq 1 "$runs"); do
-	order=("${configs[@]}")
-	[ $((r % 2)) = 1 ] || order=(off-on on-on off-off on-off)
-	for cfg in "${order[@]}"; do
-		g=${cfg%-*} c=${cfg#*-}
-		name=$(printf 'g%s-c%s-%02d' "$g" "$c" "$r")
-		append="fv.exp.compaction=$c fv.exp.load=$load fv.exp.wait=$gap"
-		[ "$g" = on ] || append+=" page_group_by_mobility=off"
-		say "run $r/$runs: grouping $g, compaction $c (host load $(cut -d' ' -f1 /proc/loadavg))"
-		# a boot that fails is kept (as NAME-failed) and done once more
-		for try in 1 2; do
-			rm -rf "${OUTDIR:?}/$name"
-			b0=$(date +%s)
-			status=ok
-			"$REPO/qemu/run-guest.sh" --kernel "$OUTDIR/boot/bzImage" \
-				--initrd "$OUTDIR/boot/initramfs.cpio.gz" \
-				--mem "$mem" --out "$OUTDIR/$name" \
-				--scenario exp-highalloc --append "$append" \
-				--timeout 900 >/dev/null || status=failed
-			[ $status = ok ] || [ $try = 2 ] || {
-				rm -rf "${OUTDIR:?}/$name-failed"
-				mkdir -p "$OUTDIR/$name"
-				mv "$OUTDIR/$name" "$OUTDIR/$name-failed"
-				python3 "$REPO/experiment/extract.py" \
-					"$OUTDIR/$name-failed" "$name-failed" "$g" "$c" \
-					"$r" failed $(( $(date +%s) - b0 )) "$DATA.new" ||
-					die "extract.py failed on $name-failed"
-				say "$name failed; once more"
-				continue
-			}
-			python3 "$REPO/experiment/extract.py" "$OUTDIR/$name" "$name" \
-				"$g" "$c" "$r" "$status" $(( $(date +%s) - b0 )) \
-				"$DATA.new" || die "extract.py failed on $name"
-			break
-		done
+	k=${#arm_list[@]}
+	for j in $(seq 0 $((k - 1))); do
+		plan+=("$r ${arm_list[$(( (j + r - 1) % k ))]}")
 	done
 done
-echo -e "wall_clock_seconds\t$(( $(date +%s) - t0 ))" >> "$DATA.new/provenance.tsv"
-echo -e "finished\t$(date -u '+%Y-%m-%d %H:%M') UTC" >> "$DATA.new/provenance.tsv"
-rm -rf "$DATA"
-mv "$DATA.new" "$DATA"
-python3 "$REPO/experiment/report.py" "$DATA" "$RESULTS" \
-	"$OUTDIR/maps.html" "$FRAGVIEW"
+
+boot() {	# RUN ARM
+	local r=$1 arm=$2 base grouping pcpmode name append try hload b0 status
+	IFS=- read -r base grouping pcpmode <<<"$arm"
+	name=$(printf '%s-%02d' "$arm" "$r")
+	done_boot "$name" && return 0
+	append="fv.exp.n=$n fv.exp.load=$load fv.exp.window=$window fv.exp.wait=$gap"
+	[ "$pcpmode" = auto ] && append+=" fv.exp.pcp=0" || append+=" fv.exp.pcp=$pcp"
+	[ "$grouping" = on ] || append+=" page_group_by_mobility=off"
+	# a boot that fails is kept (as NAME-failed) and made once more
+	for try in 1 2; do
+		hload=$(cut -d' ' -f1 /proc/loadavg)
+		say "run $r/$runs: $arm (host load $hload)"
+		rm -rf "${OUTDIR:?}/$name"
+		b0=$(date +%s)
+		status=ok
+		"$REPO/qemu/run-guest.sh" --kernel "$OUTDIR/boot/bzImage-$base" \
+			--initrd "$OUTDIR/boot/initramfs.cpio.gz" --mem "$mem" \
+			--drive "$OUTDIR/disks/fs.img" --drive "$OUTDIR/disks/swap.img" \
+			--out "$OUTDIR/$name" --scenario exp-stress \
+			--append "$append" --timeout 1200 >/dev/null 2>&1 || status=failed
+		if [ $status = failed ] && [ $try = 1 ]; then
+			rm -rf "${OUTDIR:?}/$name-failed"
+			mv "$OUTDIR/$name" "$OUTDIR/$name-failed"
+			flock "$DATA/.lock" python3 "$REPO/experiment/extract.py" \
+				"$OUTDIR/$name-failed" "$name-failed" "$arm" "$r" failed \
+				$(( $(date +%s) - b0 )) "$hload" "$DATA" ||
+				die "extract.py failed on $name-failed"
+			say "$name failed; once more"
+			continue
+		fi
+		# the extract of one boot at a time: the tables are rewritten
+		flock "$DATA/.lock" python3 "$REPO/experiment/extract.py" \
+			"$OUTDIR/$name" "$name" "$arm" "$r" "$status" \
+			$(( $(date +%s) - b0 )) "$hload" "$DATA" ||
+			die "extract.py failed on $name"
+		return 0
+	done
+}
+
+worker() {	# W: every --jobs-th boot of the plan from the W-th
+	local i
+	for ((i = $1; i < ${#plan[@]}; i += jobs)); do
+		# shellcheck disable=SC2086
+		boot ${plan[$i]}
+	done
+}
+pids=()
+for ((w = 0; w < jobs; w++)); do
+	worker $w &
+	pids+=($!)
+	sleep 5
+done
+for p in "${pids[@]}"; do
+	wait "$p" || die "a worker stopped (its error is above)"
+done
+{
+	cat "$DATA/started.tsv" "$DATA/settings.tsv"
+	echo -e "runs\t$runs"
+	echo -e "arms\t$arms"
+	echo -e "last_session_seconds\t$(( $(date +%s) - t0 ))"
+	echo -e "finished\t$(date -u '+%Y-%m-%d %H:%M') UTC"
+} > "$DATA/provenance.tsv"
+report

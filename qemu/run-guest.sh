@@ -6,13 +6,16 @@
 #
 #   qemu/run-guest.sh --kernel BZ --initrd CPIO --out DIR
 #       [--mem 1G] [--cpus 2] [--append "..."] [--timeout SECS] [--verbose]
-#       (--scenario NAME | --tests | --shell)
+#       [--drive IMAGE]... (--scenario NAME | --tests | --shell)
 #
 # The guest gets two NUMA nodes splitting memory evenly, a serial console
 # logged to DIR/console.log and a sparse raw disk it writes a tar of /out
 # onto; the host extracts that into DIR.  Exit status: the guest's
 # scenario/tests status, or 1 with a clear message (timeout, no results),
-# which also goes to DIR/run-error.
+# which also goes to DIR/run-error.  Each --drive IMAGE is one more
+# virtio disk (/dev/vdb, /dev/vdc, ... in order), a raw image opened with
+# snapshot=on: the guest's writes go to a temporary overlay, so every
+# boot starts from the same image.
 # TCG by default (-cpu max); FRAGVIEW_KVM=1 uses KVM instead.
 set -euo pipefail
 
@@ -31,15 +34,16 @@ fail() {
 	die "$*"
 }
 usage() {
-	sed -n '7,9p' "${BASH_SOURCE[0]}" | sed '1s/^#  */usage: /; 2,$s/^#//' >&2
+	sed -n '7,10p' "${BASH_SOURCE[0]}" | sed '1s/^#  */usage: /; 2,$s/^#//' >&2
 	exit 2
 }
 
 kernel= initrd= out= mem=1G cpus=2 append= timeout=600 verbose=0 mode=
 scenario=
+drives=()
 while [ $# -gt 0 ]; do
 	case $1 in
-	--kernel|--initrd|--out|--mem|--cpus|--append|--timeout|--scenario)
+	--kernel|--initrd|--out|--mem|--cpus|--append|--timeout|--scenario|--drive)
 		[ $# -ge 2 ] || usage ;;
 	esac
 	case $1 in
@@ -50,6 +54,10 @@ while [ $# -gt 0 ]; do
 	--cpus) cpus=$2; shift ;;
 	--append) append=$2; shift ;;
 	--timeout) timeout=$2; shift ;;
+	--drive)
+		[ -r "$2" ] || die "drive image '$2' not readable"
+		drives+=(-drive "file=$(realpath "$2"),format=raw,if=virtio,snapshot=on")
+		shift ;;
 	--scenario) mode=scenario; scenario=$2; shift ;;
 	--tests) mode=tests ;;
 	--shell) mode=shell ;;
@@ -143,7 +151,8 @@ qemu=(qemu-system-x86_64 "${accel[@]}" -smp "$cpus,sockets=$cpus,cores=1,threads
 	-object memory-backend-ram,id=mem1,size=${node_mib}M
 	-numa node,nodeid=0,memdev=mem0,cpus=0-$((half - 1)) "${node1[@]}"
 	-kernel "$kernel" -initrd "$initrd" -append "$cmdline"
-	-drive file="$disk",format=raw,if=virtio,cache=unsafe "${devices[@]}"
+	-drive file="$disk",format=raw,if=virtio,cache=unsafe "${drives[@]}"
+	"${devices[@]}"
 	-nic none -nographic -no-reboot)
 
 say "booting ($mode${scenario:+ $scenario}, ${mem_mib} MiB, $cpus vCPUs, ${accel[1]}), timeout ${timeout}s"

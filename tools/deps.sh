@@ -9,7 +9,8 @@
 #   kernel-VER   the Debian kernel source of base VER (6.1, 6.12): make demo
 #                asks for guest and its base's source, not every base's
 #   kernelshark  build the KernelShark plugin and open a capture in it
-#   bench        make bench, make experiment (their report scripts)
+#   bench        make bench, make experiment (report scripts; the
+#                experiment's ext4 and swap images)
 #   check        every test suite of make check (all of the above and more)
 #   all          every group
 set -euo pipefail
@@ -25,7 +26,7 @@ group[kernel-6.12]="linux-source-6.12"
 # not pull in
 group[kernelshark]="build-essential pkg-config kernelshark libkshark-dev
 	libjson-c-dev libtraceevent-dev libgl-dev libglu1-mesa-dev"
-group[bench]="${group[guest]} python3 time"
+group[bench]="${group[guest]} python3 time e2fsprogs util-linux"
 # on top: fuzzing (clang), the HTML page in a browser, KernelShark under X,
 # the kernel's mm selftests built static (libnuma), the Debian packages and
 # their test (dpkg-buildpackage, dh, man -l; git lists the files of the

@@ -15,7 +15,7 @@
 #endif
 
 /* A /proc/meminfo field in KiB, 0 if absent. */
-static unsigned long meminfo_kib(const char *field)
+static inline unsigned long meminfo_kib(const char *field)
 {
 	char line[128];
 	unsigned long v = 0;
@@ -34,7 +34,7 @@ static unsigned long meminfo_kib(const char *field)
 }
 
 /* Sum of the zones' low watermarks, in MiB: below it kswapd wakes up. */
-static unsigned long low_watermarks_mib(void)
+static inline unsigned long low_watermarks_mib(void)
 {
 	char line[256];
 	unsigned long pages = 0, v;
