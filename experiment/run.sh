@@ -23,12 +23,14 @@
 # that host load and drift hit all arms alike.
 #
 #   experiment/run.sh [--runs N] [--arms A,B,...] [--mem SIZE] [--n N]
-#                     [--pcp FRACTION] [--load SECS] [--jobs N] [--fresh]
+#                     [--nload N] [--pcp FRACTION] [--load SECS] [--jobs N] [--fresh]
 #                     [--report-only] [--dry-run]
 #
 # --n is the attempts per style and phase (default half of RAM in
 # 2 MiB pages, so that the two styles' attempts of a phase could take
-# all of it);
+# all of it); --nload the same under the load (default a sixth of RAM
+# in 2 MiB pages: there each hugetlb attempt reclaims until it succeeds,
+# seconds each under TCG);
 # --jobs boots that many guests at a time (default 2: a TCG guest keeps
 # about one host CPU busy; both arms of a pair share the host alike).
 #
@@ -54,6 +56,7 @@ runs=20
 arms=$ALL_ARMS
 mem=384M
 n=
+nload=
 pcp=128
 load=15
 window=8
@@ -64,12 +67,12 @@ report_only=0
 dry_run=0
 while [ $# -gt 0 ]; do
 	case $1 in
-	--runs|--n|--pcp|--load|--jobs)
+	--runs|--n|--nload|--pcp|--load|--jobs)
 		[ $# -ge 2 ] && [[ $2 =~ ^[0-9]+$ ]] && [ "$2" -gt 0 ] ||
 			die "$1 wants a positive number"
 		case $1 in
 		--runs) runs=$2 ;; --n) n=$2 ;; --pcp) pcp=$2 ;; --load) load=$2 ;;
-		--jobs) jobs=$2 ;;
+		--jobs) jobs=$2 ;; --nload) nload=$2 ;;
 		esac
 		shift ;;
 	--arms)
@@ -83,7 +86,7 @@ while [ $# -gt 0 ]; do
 	--fresh) fresh=1 ;;
 	--report-only) report_only=1 ;;
 	--dry-run) dry_run=1 ;;
-	-h|--help) sed -n '4,41p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '4,44p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown option '$1'" ;;
 	esac
 	shift
@@ -91,13 +94,14 @@ done
 mem_mib=${mem%[MG]}
 [[ $mem == *G ]] && mem_mib=$((mem_mib * 1024))
 n=${n:-$((mem_mib / 4))}
+nload=${nload:-$((mem_mib / 12))}
 read -r -a arm_list <<<"${arms//,/ }"
 OUTDIR=${OUT:-$REPO/out}/experiment
 DATA=$REPO/experiment/data
 RESULTS=$REPO/experiment/results.md
 if [ $dry_run = 1 ]; then
 	echo "arms: ${arm_list[*]}"
-	echo "boots: $((runs * ${#arm_list[@]})) ($runs runs x ${#arm_list[@]} arms), $mem each, $n attempts per style and phase"
+	echo "boots: $((runs * ${#arm_list[@]})) ($runs runs x ${#arm_list[@]} arms), $mem each, $nload/$n attempts per style under/after the load"
 	echo "kernels: qemu/build-kernel.sh [--kernel 6.12] --extra-config qemu/experiment.config"
 	echo "writes: experiment/data/, experiment/results.md, $OUTDIR/"
 	exit 0
@@ -137,7 +141,8 @@ read -r fs_sha fs_mib < <("$REPO/experiment/mkdisks.sh" "$OUTDIR/disks" "$src") 
 settings() {
 	echo -e "mem\t$mem"
 	echo -e "cpus\t2"
-	echo -e "attempts_per_phase\t$n"
+	echo -e "attempts_per_style_after_load\t$n"
+	echo -e "attempts_per_style_under_load\t$nload"
 	echo -e "pcp_fraction\t$pcp"
 	echo -e "load_seconds\t$load"
 	echo -e "window_seconds\t$window"
@@ -185,7 +190,7 @@ boot() {	# RUN ARM
 	IFS=- read -r base grouping pcpmode <<<"$arm"
 	name=$(printf '%s-%02d' "$arm" "$r")
 	done_boot "$name" && return 0
-	append="fv.exp.n=$n fv.exp.load=$load fv.exp.window=$window fv.exp.wait=$gap"
+	append="fv.exp.n=$n fv.exp.nload=$nload fv.exp.load=$load fv.exp.window=$window fv.exp.wait=$gap"
 	[ "$pcpmode" = auto ] && append+=" fv.exp.pcp=0" || append+=" fv.exp.pcp=$pcp"
 	[ "$grouping" = on ] || append+=" page_group_by_mobility=off"
 	# a boot that fails is kept (as NAME-failed) and made once more

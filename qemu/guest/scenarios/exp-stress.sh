@@ -20,7 +20,9 @@
 # stresshigh makes fv.exp.n attempts of each style (hugetlb, thp) taking
 # turns, fv.exp.wait ms apart, each refused while MemAvailable is within
 # an eighth of RAM of the 2 MiB it takes; the load's rate while they run
-# is measured too ("under-load").  The pages are dropped, the load is
+# is measured too ("under-load"; fv.exp.nload attempts of each style
+# instead when given: under the load each hugetlb attempt reclaims until
+# it succeeds, seconds each under TCG).  The pages are dropped, the load is
 # stopped (its processes exit; its files stay on disk and in the page
 # cache) and after 2 s the same attempts are made again, no reserve
 # ("at-rest", after the load).
@@ -34,6 +36,7 @@
 . /lib/fragview.sh
 mem_mib=$(awk '/^MemTotal:/ { print int($2 / 1024) }' /proc/meminfo)
 n=$((mem_mib / 8))
+nload=
 load=20
 window=10
 gap=40
@@ -41,6 +44,7 @@ pcp=0
 for arg in $(cat /proc/cmdline); do
 	case $arg in
 	fv.exp.n=*) n=${arg#fv.exp.n=} ;;
+	fv.exp.nload=*) nload=${arg#fv.exp.nload=} ;;
 	fv.exp.load=*) load=${arg#fv.exp.load=} ;;
 	fv.exp.window=*) window=${arg#fv.exp.window=} ;;
 	fv.exp.wait=*) gap=${arg#fv.exp.wait=} ;;
@@ -50,7 +54,8 @@ done
 VM=/proc/sys/vm
 THP=/sys/kernel/mm/transparent_hugepage
 echo "exp: $(dmesg | grep -o 'mobility grouping o[nf]*' | head -n 1)"
-echo "exp: load ${load}s, window ${window}s, $n attempts per style ${gap} ms apart, pcp fraction $pcp"
+nload=${nload:-$n}
+echo "exp: load ${load}s, window ${window}s, $nload/$n attempts per style under load/after ${gap} ms apart, pcp fraction $pcp"
 
 mkdir -p /mnt/fs
 mount -t ext4 /dev/vdb /mnt/fs || { echo "exp: no ext4 on /dev/vdb" >&2; exit 1; }
@@ -86,11 +91,11 @@ rates() {	# LABEL: the load's counters now
 	echo "$1 $(cut -d' ' -f1 /proc/uptime) ${copied:-0} $steps" >> "$OUT/load.rates"
 }
 
-attempts() {	# PHASE RESERVE_MIB
+attempts() {	# PHASE RESERVE_MIB N
 	moment "$1"
 	mark "$1"
 	rm -f /tmp/held
-	stresshigh -n "$n" -w "$gap" -r "$2" -l "$OUT/$1.attempts" \
+	stresshigh -n "$3" -w "$gap" -r "$2" -l "$OUT/$1.attempts" \
 		-H /tmp/held > "$OUT/$1.summary" &
 	holder=$!
 	fv_wait_file /tmp/held $holder || fv_fail "stresshigh $1"
@@ -150,7 +155,7 @@ sleep "$load"
 rates window
 sleep "$window"
 rates attempts
-attempts under-load $((mem_mib / 8))
+attempts under-load $((mem_mib / 8)) "$nload"
 rates done
 release under-load
 kill -0 $mixer 2>/dev/null || fv_fail "mixload died under load"
@@ -161,7 +166,7 @@ wait $copying
 cat "$OUT/mixload.err"
 mark rest
 sleep 2
-attempts at-rest 0
+attempts at-rest 0 "$n"
 release at-rest
 moment end
 swapoff /dev/vdc 2>/dev/null
