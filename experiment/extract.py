@@ -54,8 +54,22 @@ def vmstat(text):
 
 
 def meminfo_kib(text, key):
-    m = re.search(rf"^{key}:\s+(\d+) kB", text or "", re.M)
+    m = re.search(rf"^{re.escape(key)}:\s+(\d+) kB", text or "", re.M)
     return int(m.group(1)) if m else None
+
+
+def reclaim_bound(meminfo):
+    """the free-memory bound in 2 MiB pages: what a perfect reclaim could
+    free (free memory, file pages, reclaimable slab, anonymous memory up
+    to the free swap) if nothing were fragmented; "" if not readable"""
+    f = {k: meminfo_kib(meminfo, k) for k in (
+        "MemFree", "Active(file)", "Inactive(file)", "SReclaimable",
+        "Active(anon)", "Inactive(anon)", "SwapFree")}
+    if None in f.values():
+        return ""
+    anon = min(f["Active(anon)"] + f["Inactive(anon)"], f["SwapFree"])
+    return (f["MemFree"] + f["Active(file)"] + f["Inactive(file)"] +
+            f["SReclaimable"] + anon) // 2048
 
 
 def free_blocks(buddyinfo):
@@ -90,18 +104,23 @@ def pcp_high(zoneinfo):
     return (min(highs), max(highs)) if highs else ("", "")
 
 
-def trace(dat):
-    """(steal/flip lines, {(window, reason): drains}, steals, claims,
-    drains per phase)"""
+def trace_report(dat):
+    """trace-cmd report's text of DAT, None if there is none"""
     if not os.path.exists(dat):
-        return None, {}, "", "", {}
+        return None
     r = subprocess.run(["trace-cmd", "report", "-i", dat],
                        capture_output=True, text=True)
-    if r.returncode:
+    return None if r.returncode else r.stdout
+
+
+def trace(report):
+    """(steal/flip lines, {(window, reason): drains}, steals, claims,
+    drains per phase) of a trace-cmd report"""
+    if report is None:
         return None, {}, "", "", {}
     keep, drains, steals, claims = [], {}, 0, 0
     window, phase_drains = "boot", {}
-    for line in r.stdout.splitlines():
+    for line in report.splitlines():
         m = EVENT.search(line)
         if not m:
             continue
@@ -191,20 +210,26 @@ def main():
     def dv(k):
         return v1[k] - v0[k] if k in v0 and k in v1 else ""
     text, drains, steals, claims, phase_drains = trace(
-        os.path.join(d, "trace.dat"))
+        trace_report(os.path.join(d, "trace.dat")))
     hmin, hmax = pcp_high(read(os.path.join(d, "under-load.zoneinfo")))
     lr = rates(read(os.path.join(d, "load.rates")))
     key = [name, arm, kernel, grouping, pcp, run]
     boot_row = key + [
-        status, secs, hload, kg, hmin, hmax,
+        None, secs, hload, kg, hmin, hmax,
         dmesg.count("invoked oom-killer"), dv("pswpout"),
         dv("pgsteal_file"), dv("pgsteal_anon"), steals, claims, *lr]
 
+    # attempts per style planned under the load and after it, as the
+    # scenario printed them: a boot that made fewer was cut short
+    m = re.search(r"(\d+)/(\d+) attempts per style", log)
+    planned = dict(zip(PHASES, map(int, m.groups()))) if m else {}
     prows, arows, summary = [], [], []
     for ph in PHASES:
         att = attempts(read(os.path.join(d, ph + ".attempts")))
-        mem = meminfo_kib(read(os.path.join(d, ph + ".meminfo")), "MemAvailable")
-        bound = mem // 2048 if mem is not None else ""
+        for st in STYLES:
+            if sum(a[1] == st for a in att) != planned.get(ph):
+                status = "failed"
+        bound = reclaim_bound(read(os.path.join(d, ph + ".meminfo")))
         free9 = free_blocks(read(os.path.join(d, ph + ".buddyinfo")))
         pcp_only = pcp_only_blocks(read(os.path.join(d, ph + ".census")))
         for st in STYLES:
@@ -249,6 +274,7 @@ def main():
     append(os.path.join(data, "phases.tsv"), name, PHASE_COLS, prows)
     append(os.path.join(data, "attempts.tsv"), name, ATTEMPT_COLS, arows)
     # last: a boot is done (run.sh skips it) once its row is here
+    boot_row[len(key)] = status
     append(os.path.join(data, "boots.tsv"), name, BOOT_COLS, [boot_row])
     print(f"{name}: {status}, {', '.join(summary)}, {secs} s",
           file=sys.stderr)

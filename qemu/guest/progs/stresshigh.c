@@ -11,8 +11,9 @@
  *            advised MADV_HUGEPAGE (with THP defrag "madvise" the fault
  *            asks GFP_TRANSHUGE: one pass of direct reclaim and
  *            compaction, then the 4 KiB fallback); success is a THP
- *            head under the byte (/proc/kpageflags), a failed region is
- *            unmapped again
+ *            head under the byte (/proc/kpageflags), then mlock()ed so
+ *            that reclaim cannot split and swap it out for the attempts
+ *            after it; a failed region is unmapped again
  *
  * With -r an attempt is made only while MemAvailable stays -r MiB above
  * the 2 MiB it takes: the pages held must not drive the load beside them
@@ -130,8 +131,15 @@ static int attempt_thp(void)
 		exit(1);
 	}
 	*(volatile char *)huge = 1;
-	if (is_thp(huge))
-		return 1;	/* held: stays mapped until exit */
+	if (is_thp(huge)) {
+		/* held until exit: locked, or reclaim would split and swap
+		 * it out for the attempts after it */
+		if (mlock(huge, HUGE_SIZE)) {
+			perror("stresshigh: mlock");
+			exit(1);
+		}
+		return 1;
+	}
 	munmap(huge, HUGE_SIZE);
 	return 0;
 }
