@@ -1,614 +1,572 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""experiment/results.md from experiment/data/ (written by run.sh through
-extract.py), and the side-by-side map page out/experiment/maps.html.
-Every figure in results.md is computed here from the committed data.
+"""RESULTS.md from DATADIR (written by experiment/run.sh through
+extract.py), and MAPS.html, the median boots' pageblock maps side by
+side.  Every figure and every sentence carrying a number in RESULTS.md is
+computed here from DATADIR; the statistics are experiment/stats.py's.
 
-usage: report.py DATADIR RESULTS.md MAPS.html FRAGVIEW
+usage: report.py DATADIR RESULTS.md MAPS.html FRAGVIEW [BOOTDIR]
+
+BOOTDIR holds each boot's full output, BOOTDIR/NAME/ (trace.dat, the
+dumps); without it, or for a boot it lacks, the dumps come from
+DATADIR/runs/NAME.tar.xz and the traces are "not kept".
 """
 import collections
-import html
-import io
+import math
 import os
-import statistics
-import subprocess
 import sys
-import tarfile
+import zlib
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                "..", "tools", "pylib"))
-from fvreport import publish, write_atomic  # noqa: E402
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "tools", "pylib"))
+sys.path.insert(0, HERE)
+from fvreport import publish  # noqa: E402
+import stats  # noqa: E402
+from report_data import (PHASES, STYLES, Data, fp, g, mid, num,  # noqa: E402
+                         pct, spread, table)
+from report_maps import maps_section, write_maps  # noqa: E402
 
-CONFIGS = (("off", "off"), ("on", "off"), ("off", "on"), ("on", "on"))
-PHASES = (("under_load", "under-load", "under load"),
-          ("at_rest", "at-rest", "at rest"))
-MOMENTS = ("under-load", "under-load.after", "at-rest", "at-rest.after")
-
-
-def read_tsv(path):
-    if not os.path.exists(path):
-        return []
-    with open(path) as f:
-        lines = [l.rstrip("\n").split("\t") for l in f if l.strip()]
-    return [dict(zip(lines[0], l)) for l in lines[1:]]
-
-
-def num(x):
-    try:
-        return float(x)
-    except (TypeError, ValueError):
-        return None
+ALPHA = 0.05
+POWER = 0.8
+RESAMPLES = 10000
+LEVEL = 0.95
+LEVEL_TXT = f"{100 * LEVEL:.0f} %"
+SEED = 2005
 
 
-def quartiles(xs):
-    xs = sorted(xs)
-    if len(xs) == 1:
-        return xs[0], xs[0]
-    q = statistics.quantiles(xs, n=4, method="inclusive")
-    return q[0], q[2]
+# ---- the sections ----------------------------------------------------------
 
-
-def g(x):
-    return f"{x:.0f}" if x == int(x) else f"{x:.1f}"
-
-
-def spread(xs):
-    """median [Q1-Q3] min-max"""
-    if not xs:
-        return "not measured"
-    q1, q3 = quartiles(xs)
-    return (f"**{g(statistics.median(xs))}** [{g(q1)}–{g(q3)}]"
-            f" {g(min(xs))}–{g(max(xs))}")
-
-
-def cfg_name(gr, co):
-    return f"grouping {gr}, compaction {co}"
-
-
-def outliers(xs_by_run):
-    """runs whose value is 0 or beyond 1.5 IQR from the quartiles"""
-    xs = [v for _, v in xs_by_run]
-    if len(xs) < 4:
-        return [(r, v) for r, v in xs_by_run if v == 0]
-    q1, q3 = quartiles(xs)
-    lo, hi = q1 - 1.5 * (q3 - q1), q3 + 1.5 * (q3 - q1)
-    return [(r, v) for r, v in xs_by_run if v == 0 or v < lo or v > hi]
-
-
-def ready_made(free_by_order):
-    """free order-9 pages the buddy lists already hold (orders >= 9)"""
-    c = [int(x) for x in free_by_order.split(",") if x]
-    return sum(n << (o - 9) for o, n in enumerate(c) if o >= 9)
-
-
-def raw_file(data, name, member):
-    path = os.path.join(data, "runs", name + ".tar.xz")
-    try:
-        with tarfile.open(path) as t:
-            return t.extractfile(f"{name}/{member}").read().decode()
-    except (OSError, KeyError, tarfile.TarError):
-        return None
-
-
-def text_map(dump):
-    """one character per pageblock of a debugfs pageblocks dump: the type
-    letter (U M R H C I) if fewer than half its pages are free, lower case
-    if half or more are, '.' if all are (an order-9 page is there)"""
-    out = []
-    for line in (dump or "").splitlines():
-        f = line.split()
-        if f[:1] == ["node"]:
-            out.append(f"node {f[1]} {f[3]}:")
-            row = ""
-            continue
-        if len(f) < 3 or not f[0].startswith("0x"):
-            continue
-        free = int(f[2])
-        ch = f[1][0] if f[1] != "HighAtomic" else "H"
-        ch = "." if free >= 512 else ch.lower() if free >= 256 else ch
-        row += ch
-        if len(row) == 64:
-            out.append("  " + row)
-            row = ""
-    return out
-
-HOLDERS = ("whole free", "per-cpu pages only", "unmovable", "movable",
-           "reclaimable slab", "other")
-
-
-def holders(census_text):
-    """blocks by what keeps each from being a whole free order-9 page:
-    nothing, only pages on per-cpu lists, then the first class present
-    of unmovable, movable (LRU, movable_ops), reclaimable slab"""
-    c = dict.fromkeys(HOLDERS, 0)
-    for line in (census_text or "").splitlines():
-        f = line.split()
-        if len(f) != 13 or not f[0].startswith("0x"):
-            continue
-        (free, _ch, lru, mops, slab_r, slab_u, pgtable, kernel, pcp,
-         reserved, offline) = map(int, f[2:])
-        if free == 512:
-            k = "whole free"
-        elif slab_u + pgtable + kernel:
-            k = "unmovable"
-        elif lru + mops:
-            k = "movable"
-        elif slab_r:
-            k = "reclaimable slab"
-        elif pcp and not reserved + offline:
-            k = "per-cpu pages only"
-        else:
-            k = "other"
-        c[k] += 1
-    return c
-
-
-def blockers(w, data, by):
-    """what keeps blocks from being whole at each set of attempts, from
-    the census of every run"""
-    w("## What keeps blocks from being whole")
+def head(w, D, ddir):
+    p = D.p
+    w("# The 2005 high-order experiment on Linux 6.1 and 6.12")
     w("")
-    w("Every pageblock at the moment of the attempts, by the census:"
-      " whole free (an order-9 page is there), held only by pages on"
-      " per-cpu lists (free, but not in the buddy lists: direct reclaim"
-      " drains those lists only after it made progress,"
-      " `__alloc_pages_direct_reclaim()`, and with this much free memory"
-      " it makes none), else by the first of: an unmovable page, a"
-      " movable page, a reclaimable slab page. Medians over the runs.")
+    w(f"Generated by `experiment/report.py` from `{ddir}/`; do not edit."
+      " Every figure below is computed from that directory.")
     w("")
-    w("| configuration | moment | " + " | ".join(HOLDERS) + " | got |")
-    w("|---|---|" + "---:|" * (len(HOLDERS) + 1))
-    per_run = {}
-    for gr, co in CONFIGS:
-        for col, mo, label in PHASES:
-            rows = []
-            for r in by[(gr, co)]:
-                h = holders(raw_file(data, r["name"], mo + ".census"))
-                per_run[(r["name"], mo)] = h
-                rows.append(h)
-            if not rows:
-                continue
-            got = [num(r[col + "_got"]) for r in by[(gr, co)]]
-            w(f"| {cfg_name(gr, co)} | {label} | " +
-              " | ".join(g(statistics.median(h[k] for h in rows)) for k in HOLDERS) +
-              f" | {g(statistics.median(x for x in got if x is not None))} |")
-    w("")
-    w("At rest with compaction off, each run: successes against blocks held"
-      " only by per-cpu pages:")
-    w("")
-    for gr in ("off", "on"):
-        rs = sorted(by[(gr, "off")], key=lambda r: num(r["at_rest_got"]) or 0)
-        w(f"- {cfg_name(gr, 'off')}: " + ", ".join(
-            f"{r['at_rest_got']} / {per_run[(r['name'], 'at-rest')]['per-cpu pages only']}"
-            for r in rs))
+    w("## Method")
     w("")
 
-
-def main():
-    data, out, maps_html, fragview = sys.argv[1:5]
-    prov = {r[0]: r[1] for r in (l.split("\t", 1) for l in
-            open(os.path.join(data, "provenance.tsv")).read().splitlines())
-            if len(r) == 2}
-    runs = read_tsv(os.path.join(data, "runs.tsv"))
-    zones = read_tsv(os.path.join(data, "zones.tsv"))
-    steals = read_tsv(os.path.join(data, "steals.tsv"))
-    # the kernel base (data written before there were bases is 6.1's) and
-    # the directory of the data: experiment/data/ or data-VER/
-    base = prov.get("base", "6.1")
-    ddir = "experiment/" + os.path.basename(os.path.normpath(data))
-
-    good = [r for r in runs if r["status"] == "ok" and
-            r["kernel_grouping"] == r["grouping"]]
-    bad = [r for r in runs if r not in good]
-    by = collections.defaultdict(list)
-    for r in good:
-        by[(r["grouping"], r["compaction"])].append(r)
-
-    def vals(gr, co, col):
-        return [v for v in (num(r[col]) for r in by[(gr, co)]) if v is not None]
-
-    census_on = any(z["census_blocks"] for z in zones)
-    mem = prov.get("mem", "?")
-    L = []
-    w = L.append
-    w(f"# The 2005 high-order experiment on {base}")
+    def pv(k, text, missing):
+        """text with provenance key k's value for {}, or missing"""
+        return text.format(p[k]) if p.get(k) else missing
+    nodes = p.get("numa_nodes") or p.get("nodes")
+    w("A re-run of Mel Gorman's 2005 \"stress-highalloc\" test. Guests:"
+      f" QEMU TCG, {pv('cpus', '{} vCPUs', 'vCPUs (not recorded)')},"
+      f" {pv('mem', '{} RAM', 'RAM (not recorded)')} in"
+      f" {nodes + ' ' if nodes else ''}NUMA nodes, swap on a virtio disk"
+      f"{pv('swap_mib', ' ({} MiB)', '')}. Load: the page cache of an ext4"
+      " file system on a virtio disk"
+      f"{pv('fs_image_mib', ' (an image of {} MiB)', '')}, a kernel-source"
+      " tree copied and read in a loop, plus `mixload` (anonymous memory,"
+      " ext4 files, slab churn, pipes, forks). Compaction is off in every"
+      " arm (`vm.compaction_proactiveness=0`, `vm.extfrag_threshold=1000`,"
+      " as the guest scenario sets them), so only reclaim can make order-9"
+      " blocks.")
     w("")
-    w("Generated by `experiment/run.sh` (`make experiment"
-      f"{'' if base == '6.1' else ' KERNEL=' + base}`) from"
-      f" `{ddir}/`; do not edit.")
+    planned = sorted({int(v) for v in (num(r["attempts"])
+                                       for r in D.ph.values()) if v is not None})
+    w("Each phase plans "
+      + ("/".join(map(str, planned)) if planned else "(not recorded)")
+      + " attempts of each style (`attempts` of phases.tsv"
+      f"{pv('attempts_per_phase', '; provenance `attempts_per_phase` {}', '')}),"
+      " alternating two styles, each kept until the phase ends: `hugetlb`"
+      " grows the hugetlb pool by one 2 MiB page (`__GFP_RETRY_MAYFAIL`,"
+      " retries reclaim); `thp` faults one madvised 2 MiB-aligned anonymous"
+      " region (THP defrag=madvise: `GFP_TRANSHUGE`, one reclaim pass, then"
+      " fails). **Under load** the load keeps running and an attempt is"
+      " refused (not made) if MemAvailable would fall below the reserve"
+      f"{pv('reserve_mib', ' of {} MiB', '')}; refusals are reported apart,"
+      " not as failures. **After the load**: the same boot once the load's"
+      " processes are gone, its files still on disk and in page cache.")
     w("")
-    w("## Provenance")
+    w("Arms: kernel × grouping by mobility (`page_group_by_mobility=off`"
+      " for off) with the per-cpu page lists pinned by"
+      " `vm.percpu_pagelist_high_fraction`"
+      f"{pv('pcp_fraction', ' = {}', '')} on both kernels (`-pinned`), and"
+      " `6.12-on-auto`: 6.12 with its pcp high auto-tuning (fraction 0),"
+      " for the hypothesis that"
+      " `decay_pcp_high()` frees blocks held only by per-cpu pages. Boots"
+      " of all arms are interleaved: run r boots each arm once, the order"
+      " rotating.")
     w("")
-    w("| | |")
-    w("|---|---|")
-    w(f"| kernel base | `{prov.get('kernel_source', 'linux-source-' + base)}` |")
-    for k, label in (("series_commit", "series commit (last change to the series)"),
-                     ("head", "tree (HEAD when the run started)"),
-                     ("series", "patches"),
-                     ("kernel_config_sha256", "kernel .config sha256"),
-                     ("initramfs", "initramfs"),
-                     ("host", "host"), ("started", "started"),
-                     ("finished", "finished"),
-                     ("wall_clock_seconds", "wall clock, s")):
-        w(f"| {label} | `{prov.get(k, '?')}` |")
-    w(f"| guest | {mem} RAM in 2 NUMA nodes, 2 vCPUs, QEMU TCG, no swap |")
-    w(f"| runs | {prov.get('runs', '?')} boots per configuration, interleaved"
-      f" (order alternating between runs); {len(good)} of {len(runs)} boots"
-      " usable |")
-    w(f"| census | {'in this series: polluted blocks counted' if census_on else 'not in this series: no polluted-block figures'} |")
+    runs = [num(b["run"]) for b in D.boots if num(b["run"]) is not None]
+    w(f"Boots: {len(D.boots)} in {g(max(runs)) if runs else 0} runs,"
+      f" {len(D.good)} usable, {len(D.bad)} left out (counted here,"
+      " excluded from every statistic).")
     w("")
-    if bad:
+    table(w, ["arm", "kernel", "grouping", "pcp", "usable boots", "left out"],
+          [[a, *(next((b[k] for b in D.boots if b["arm"] == a), "")
+                  for k in ("kernel", "grouping", "pcp")), D.n(a),
+            sum(1 for b, _ in D.bad if b["arm"] == a)] for a in D.arms],
+          "llllrr")
+    if D.bad:
         w("Boots left out:")
         w("")
-        for r in bad:
-            why = (f"kernel reported grouping {r['kernel_grouping']}"
-                   if r["kernel_grouping"] != r["grouping"] else r["status"])
-            w(f"- `{r['name']}`: {why} (raw files in `{ddir}/runs/{r['name']}.tar.xz`)")
+        for b, why in D.bad:
+            w(f"- `{b['name']}` ({b['arm']}, run {b['run']}): {why}; raw"
+              f" files in `{ddir}/runs/{b['name']}.tar.xz`")
         w("")
+    w("## Provenance")
+    w("")
+    table(w, ["key", "value"], [[k, f"`{v}`" if v else "not recorded"]
+                                for k, v in D.prov], "ll")
 
-    w("## What each boot does")
-    w("")
-    w("`qemu/guest/scenarios/exp-highalloc.sh`, with the load"
-      " `qemu/guest/progs/mixload.c` and the attempts"
-      " `qemu/guest/progs/highalloc.c -a`:")
-    w("")
-    w("1. A mixed load starts and keeps running: anonymous memory in slots of"
-      " 4-128 pages (a quarter of RAM) unmapped and remapped at random,"
-      " page cache files (tmpfs, an eighth of RAM) read or rewritten, a"
-      " ring of 20,000 empty files created and unlinked (dentries,"
-      " inodes), 256 pipes filled and drained, a process forked and"
-      " reaped; each worker sleeps 1 ms per step. While the others build"
-      " up and churn, the page cache first fills memory down to a tenth"
-      " free, then randomly chosen files are deleted back to its eighth,"
-      " so that the churn's kernel allocations are spread as page cache"
-      " comes and goes.")
-    w(f"2. After {prov.get('load_seconds', '?')} s of load, **under load**:"
-      f" N attempts (N = one per pageblock of MemTotal),"
-      f" {prov.get('gap_ms', '?')} ms apart, each trying to grow the hugetlb"
-      " pool by one order-9 page (`alloc_pages(__GFP_COMP |"
-      " __GFP_RETRY_MAYFAIL, 9)`); the pages obtained are kept until the"
-      " last attempt. The load keeps running (its steps during the"
-      " attempts: `under_load_load_steps` in `runs.tsv`). An attempt is"
-      " made only while MemFree stays a sixteenth of RAM above the 2 MiB"
-      " it takes: the pages held would otherwise drive the load (no swap)"
-      " into the OOM killer; attempts not made count as failures"
-      " (`under_load_refused`).")
-    w("3. **At rest**: the load is stopped, its memory freed and its files"
-      " deleted, `sync; echo 3 > drop_caches`, 1 s, then the same N"
-      " attempts.")
-    w("")
-    w("The allocator's state is read at the moment of each set of attempts"
-      " and right after it (with the pages still held): debugfs"
-      " `pageblocks`, " + ("`census`, " if census_on else "") +
-      "`/proc/buddyinfo`, `pagetypeinfo`, `zoneinfo`, `vmstat`; steals"
-      " and claims come from `mobility:pageblock_steal` events.")
-    w("")
-    w("**max** beside each figure is the median free-memory bound at the"
-      " moment of the attempts: the sum over zones of (free pages − min"
-      " watermark) / 512, under load no more than (MemFree − the reserve) /"
-      " 2 MiB, i.e. the order-9 pages the free memory could make if it"
-      " were not fragmented at all. Nothing else can be had: there is no"
-      " swap, so reclaim can only drop caches and slab.")
-    w("")
-    w("Grouping off is the boot parameter `page_group_by_mobility=off`;"
-      " each boot checks the kernel's own \"mobility grouping on/off\""
-      " line. Compaction off is `vm.compaction_proactiveness=0` and"
-      " `vm.extfrag_threshold=1000` (then `compaction_suitable()` skips"
-      " every zone for an order > 3, so neither direct compaction nor"
-      " kcompactd compacts for these requests); compaction on is the stock"
-      " tunables.")
-    w("")
 
-    def table(co, title):
-        w(f"## {title}")
-        w("")
-        w("Order-9 pages obtained of N attempts: **median** [quartiles]"
-          " min–max over the runs; max = free-memory bound (median).")
-        w("")
-        w("| | grouping off | grouping on | change of medians |")
-        w("|---|---:|---:|---:|")
-        for col, _, label in PHASES:
-            cells = []
-            for gr in ("off", "on"):
-                xs = vals(gr, co, col + "_got")
-                bd = vals(gr, co, col + "_bound")
-                n_ = len(xs)
-                mb = statistics.median(bd) if bd else None
-                near = (" — at the bound" if xs and mb and
-                        statistics.median(xs) >= 0.9 * mb else "")
-                cells.append(f"{spread(xs)} (n={n_}, max {g(mb) if mb is not None else '?'}{near})")
-            a, b = vals("off", co, col + "_got"), vals("on", co, col + "_got")
-            ch = ""
-            if a and b:
-                ma, mb = statistics.median(a), statistics.median(b)
-                ch = f"{100 * (mb - ma) / ma:+.0f} %" if ma else f"{g(ma)} → {g(mb)}"
-            n_att = vals("on", co, col + "_attempts") or vals("off", co, col + "_attempts")
-            att = f" (N = {g(n_att[0])})" if n_att else ""
-            w(f"| {label}{att} | {cells[0]} | {cells[1]} | {ch} |")
-        w("")
+def headline(w, D):
+    w("## Headline")
+    w("")
+    w("Per arm, over its usable boots. **obtained**: 2 MiB pages obtained in"
+      " the phase, median [Q1–Q3] min–max. **success**: obtained /"
+      " attempts made (attempts − refused), median [min–max] over boots."
+      " **of bound**: obtained / the free-memory bound (⌊MemAvailable / 2"
+      " MiB⌋ at the phase start, shared by both styles; the both-styles"
+      " rows compare their sum with it). **refused**: attempts not made"
+      " because of the reserve: median per boot, total, boots with any."
+      " **free at start**: order-9 blocks already free at the phase start.")
+    w("")
+    for phase, plabel in PHASES:
+        for style in STYLES + ("both",):
+            slabel = "both styles" if style == "both" else style
+            w(f"### {plabel}, {slabel}")
+            w("")
+            rows = []
+            for a in D.arms:
+                ref = D.vals(a, phase, style, "refused")
+                made = D.ratios(a, phase, style, "obtained",
+                                lambda b: D.made(b, phase, style))
+                bnd = D.ratios(a, phase, style, "obtained",
+                               lambda b: D.boot_val(b, phase, None, "bound"))
+                rows.append([a, D.n(a), spread(D.vals(a, phase, style, "obtained")),
+                             mid(made, pct), mid(bnd, pct),
+                             (f"{g(stats.median(ref))} / {g(sum(ref))} /"
+                              f" {sum(1 for x in ref if x)}") if ref else "not measured",
+                             mid(D.vals(a, phase, None, "bound")),
+                             mid(D.vals(a, phase, None, "free9_start"))])
+            table(w, ["arm", "n", "obtained", "success", "of bound",
+                      "refused (median / total / boots)", "bound",
+                      "free at start"], rows, "lrrrrrrr")
 
-    table("off", "Headline: compaction off (the 2005 setting)")
-    w("The seed (Light Fragmentation Avoidance v20 on 2.6.14-mm2, 160"
-      " attempts at order 10, one every 0.1 s):")
-    w("")
-    w("| | clean | anti-defrag | change |")
-    w("|---|---:|---:|---:|")
-    w("| HugePages under load | 73 | 113 | +54 % |")
-    w("| HugePages after tests | 78 | 118 | +51 % |")
-    w("")
-    w("(The letter's detailed section reports 96 under load and 102 after"
-      " the tests for anti-defrag; its summary table says 113 and 118.)"
-      " Differences in setup: 2005 ran updatedb and seven kernel compiles"
-      " (load average 12) on a machine with swap, and its attempts forced"
-      " pageout of that page cache; here the load is synthetic and sized"
-      " to RAM, there is no swap and no disk file system, so anonymous and"
-      " tmpfs pages can only be moved (by compaction), never paged out,"
-      " and reclaim has only slab and dropped caches to give. 2005 had no"
-      " compaction at all; the seed's attempts were order 10 of 160, ours"
-      " order 9 of one per pageblock.")
-    w("")
 
-    table("on", "Compaction on")
-    mig = {gr: vals(gr, "on", "under_load_compact_migrate_scanned") for gr in ("off", "on")}
-    fsc = {gr: vals(gr, "on", "under_load_compact_free_scanned") for gr in ("off", "on")}
-    stl = {gr: vals(gr, "on", "under_load_compact_stall") for gr in ("off", "on")}
-    suc = {gr: vals(gr, "on", "under_load_compact_success") for gr in ("off", "on")}
-    if all(mig.values()):
-        w("These rows do not compare grouping alone. Compaction's free"
-          " scanner takes migration targets only from Movable (and CMA)"
-          " blocks (`suitable_migration_target()`), and with"
-          " `page_group_by_mobility=off` every block is Unmovable, so only"
-          " the last-resort direct compaction at MIN_COMPACT_PRIORITY,"
-          " which ignores block types, finds any target. During the"
-          " attempts under load (medians per boot):")
-        w("")
-        w("| | grouping off | grouping on |")
-        w("|---|---:|---:|")
-        for label, d in (("compact_stall", stl), ("compact_success", suc),
-                         ("compact_migrate_scanned", mig),
-                         ("compact_free_scanned", fsc)):
-            w(f"| {label} | {g(statistics.median(d['off']))} |"
-              f" {g(statistics.median(d['on']))} |")
-        w("")
-        w("So the compaction-on columns compare \"grouping + compaction\""
-          " with \"compaction that can hardly move anything\".")
-        w("")
-    off_c = [r for r in by[("on", "off")] + by[("off", "off")]
-             if any(num(r[p + "_compact_migrate_scanned"]) for p in ("under_load", "at_rest"))]
-    if off_c:
-        w("With compaction off, these boots still show compaction at work"
-          " (for requests of order <= 3, which `extfrag_threshold` does not"
-          " cover): " + ", ".join(f"`{r['name']}`" for r in off_c) + ".")
-        w("")
+class Cmp:
+    """one comparison: A − B of a metric, or a difference of differences"""
 
-    # outliers, with what the allocator held at the moment
-    z_at = {(z["name"], z["moment"], z["nid"], z["zone"]): z for z in zones}
-    ready = collections.defaultdict(int)
-    for z in zones:
-        ready[(z["name"], z["moment"])] += ready_made(z["free_by_order"])
-    w("## Spread and outliers")
-    w("")
-    w("Runs with 0 successes or beyond 1.5 × the interquartile range, with"
-      " the order-9 pages already free in the buddy lists at the moment of"
-      " the attempts (orders ≥ 9, from buddyinfo) and the free-memory bound:")
-    w("")
-    any_out = False
-    for gr, co in CONFIGS:
-        for col, mo, label in PHASES:
-            xs = [(r, num(r[col + "_got"])) for r in by[(gr, co)]
-                  if num(r[col + "_got"]) is not None]
-            for r, v in outliers(xs):
-                any_out = True
-                w(f"- {cfg_name(gr, co)}, {label}: `{r['name']}` got {g(v)}"
-                  f" (median {g(statistics.median(x for _, x in xs))});"
-                  f" ready-made order-9 pages {ready[(r['name'], mo)]},"
-                  f" max {r[col + '_bound']}, OOM kills {r['oom_kills']}")
-    for r in good:
-        for col, _, label in PHASES:
-            got, bd = num(r[col + "_got"]), num(r[col + "_bound"])
-            if got is not None and bd is not None and got > bd:
-                any_out = True
-                w(f"- `{r['name']}`, {label}: got {g(got)}, more than the"
-                  f" free-memory bound {g(bd)} taken at the start of the"
-                  " attempts: memory was freed during them"
-                  + (" (the load keeps allocating and freeing)"
-                     if col == "under_load" else ""))
-    if not any_out:
-        w("- none")
-    w("")
-    w("How much of each result was already free: median successes against"
-      " the median of order-9 pages ready-made in the buddy lists at the"
-      " moment of the attempts:")
-    w("")
-    w("| configuration | under load: got / ready-made | at rest: got / ready-made |")
-    w("|---|---:|---:|")
-    for gr, co in CONFIGS:
-        cells = []
-        for col, mo, _ in PHASES:
-            got = vals(gr, co, col + "_got")
-            rm = [ready[(r["name"], mo)] for r in by[(gr, co)]]
-            cells.append(f"{g(statistics.median(got))} / {g(statistics.median(rm))}"
-                         if got and rm else "–")
-        w(f"| {cfg_name(gr, co)} | {cells[0]} | {cells[1]} |")
-    w("")
+    def __init__(self, D, metric, phase, style, a, b, did=None):
+        self.metric, self.phase, self.style, self.a, self.b = \
+            metric, phase, style, a, b
+        self.did = did
+        label = f"{metric} {phase} {style} {a} {b} {did}"
+        seed = SEED + zlib.crc32(label.encode())
+        if did:
+            cells = [D.vals(x, phase, style, metric) for x in did]
+            self.ns = [len(c) for c in cells]
+            self.meds = [stats.median(c) for c in cells]
+            self.est, self.lo, self.hi, self.p = stats.bootstrap_did_ci(
+                *cells, n=RESAMPLES, seed=seed, level=LEVEL)
+            self.u = None
+            self.method = "bootstrap"
+            self.need = stats.n_for_power_did(*cells, alpha=ALPHA, power=POWER)
+        else:
+            xs = D.vals(a, phase, style, metric)
+            ys = D.vals(b, phase, style, metric)
+            self.ns = [len(xs), len(ys)]
+            self.meds = [stats.median(xs), stats.median(ys)]
+            self.est, self.lo, self.hi, _ = stats.bootstrap_diff_ci(
+                xs, ys, n=RESAMPLES, seed=seed, level=LEVEL)
+            self.u, self.p = stats.mann_whitney_u(xs, ys)
+            self.method = ("exact" if stats.mw_exact(len(xs), len(ys))
+                           else "normal")
+            self.need = stats.n_for_power(xs, ys, alpha=ALPHA, power=POWER)
+        self.adj = None
 
-    # per-zone figures: medians over the runs of each configuration
-    w("## Per zone (medians over the runs)")
-    w("")
-    w("At the moment of each set of attempts. Blocks per type from"
-      " `pagetypeinfo`; " + ("polluted = blocks holding a page of another"
-      " mobility class than the block's type (census); unmovable pages as"
-      " a share of the zone's pages against the share of blocks holding"
-      " one; " if census_on else "") + "steals and claims = fallbacks"
-      " during the load before the attempts (`pageblock_steal`, claimed ="
-      " the block changed type); free pages by order 0..10 from buddyinfo;"
-      " got = pages obtained on the node.")
-    w("")
-    hdr = ("| configuration | moment | zone | free | max | U/M/R/H blocks |"
-           + (" polluted | unmov. pages / blocks |" if census_on else "")
-           + " steals (claimed) | free by order 0..10 | got |")
-    w(hdr)
-    w("|" + "---|" * (hdr.count("|") - 1))
-    st_by = collections.defaultdict(lambda: [0, 0])
-    for s in steals:
-        if s["window"] == "load":
-            k = (s["name"], s["nid"], s["zone"])
-            st_by[k][0] += int(s["count"])
-            st_by[k][1] += int(s["count"]) if s["claimed"] == "1" else 0
-    for gr, co in CONFIGS:
-        names = [r["name"] for r in by[(gr, co)]]
-        for col, mo, label in PHASES:
-            zkeys = sorted({(z["nid"], z["zone"]) for z in zones
-                            if z["name"] in names and z["moment"] == mo})
-            for nid, zone in zkeys:
-                zs = [z_at[(n, mo, nid, zone)] for n in names
-                      if (n, mo, nid, zone) in z_at]
+    def what(self):
+        ph = dict(PHASES)[self.phase]
+        st = f"{self.style}, " if self.style else ""
+        if self.did:
+            return (f"{ph}, {st}{self.metric}: (6.12 on − off) − (6.1 on −"
+                    " off)")
+        return f"{ph}, {st}{self.metric}: {self.a} − {self.b}"
 
-                def med(col_):
-                    xs = [num(z[col_]) for z in zs if num(z[col_]) is not None]
-                    return g(statistics.median(xs)) if xs else "–"
-                orders = [[int(x) for x in z["free_by_order"].split(",")] for z in zs
-                          if z["free_by_order"]]
-                fbo = (" ".join(g(statistics.median(o[i] for o in orders))
-                                for i in range(len(orders[0])))
-                       if orders else "–")
-                cen = ""
-                if census_on:
-                    pol = [(num(z["polluted"]), num(z["census_blocks"])) for z in zs
-                           if num(z["census_blocks"])]
-                    up = [100 * num(z["unmovable_pages"]) / num(z["pages"]) for z in zs
-                          if num(z["pages"])]
-                    ub = [100 * num(z["blocks_with_unmovable"]) / num(z["census_blocks"])
-                          for z in zs if num(z["census_blocks"])]
-                    cen = (f" {g(statistics.median(p for p, _ in pol))} of"
-                           f" {g(statistics.median(b for _, b in pol))} |"
-                           f" {statistics.median(up):.1f} % / {statistics.median(ub):.0f} % |"
-                           if pol else " – | – |")
-                stv = [st_by[(n, nid, zone)] for n in names]
-                stc = (f"{g(statistics.median(s[0] for s in stv))}"
-                       f" ({g(statistics.median(s[1] for s in stv))})"
-                       if mo == "under-load" else "")
-                gotn = vals(gr, co, f"{col}_node{nid}")
-                w(f"| {cfg_name(gr, co)} | {label} | {nid} {zone} | {med('free')} |"
-                  f" {med('bound')} | {med('blocks_unmovable')}/{med('blocks_movable')}/"
-                  f"{med('blocks_reclaimable')}/{med('blocks_highatomic')} |{cen}"
-                  f" {stc} | {fbo} | {g(statistics.median(gotn)) if gotn else '–'} |")
+    def verdict(self):
+        if self.adj is None:
+            return "not tested"
+        return "differ" if self.adj < ALPHA else "no difference shown"
+
+    def ci(self):
+        if self.est is None:
+            return "not tested"
+        return f"{g(self.est)} [{g(self.lo)}, {g(self.hi)}]"
+
+    def est_ci(self):
+        """"Z, 95 % CI [a, b]" """
+        return self.ci().replace(" [", f", {LEVEL_TXT} CI [")
+
+    def short(self):
+        return (f"difference {self.est_ci()}, Holm-adjusted p ="
+                f" {fp(self.adj)}: {self.verdict()}")
+
+
+def comparisons(D):
+    out = []
+    for phase, _ in PHASES:
+        for style in STYLES:
+            for a, b in (("6.1-on-pinned", "6.1-off-pinned"),
+                         ("6.12-on-pinned", "6.12-off-pinned"),
+                         ("6.12-on-pinned", "6.1-on-pinned"),
+                         ("6.12-off-pinned", "6.1-off-pinned"),
+                         ("6.12-on-auto", "6.12-on-pinned")):
+                out.append(Cmp(D, "obtained", phase, style, a, b))
+            out.append(Cmp(D, "obtained", phase, style, None, None,
+                           did=("6.1-on-pinned", "6.1-off-pinned",
+                                "6.12-on-pinned", "6.12-off-pinned")))
+    for a, b in (("6.12-on-auto", "6.12-on-pinned"),
+                 ("6.12-on-pinned", "6.1-on-pinned")):
+        out.append(Cmp(D, "pcp_only_start", "at_rest", None, a, b))
+    adj = stats.holm([c.p for c in out])
+    for c, p in zip(out, adj):
+        c.adj = p
+    return out
+
+
+def comparisons_section(w, cs):
+    fam = sum(1 for c in cs if c.p is not None)
+    w("## Comparisons")
     w("")
-    if census_on:
-        w("With grouping off every block is Unmovable, so every block"
-          " holding an LRU page counts as polluted: compare the share of"
-          " blocks holding an unmovable page instead (the right-hand figure"
-          " of \"unmov. pages / blocks\"). The census is read without"
-          " `zone->lock` while the load runs: approximate for blocks that"
-          " change meanwhile.")
-        w("")
-    w("Steals during the load, all zones, by allocation → block type"
-      " (median per boot; claimed in parentheses):")
+    w(f"Each row: the medians of both arms (n), the difference A − B of"
+      f" the medians with its {LEVEL_TXT} percentile bootstrap interval"
+      f" ({RESAMPLES:,} resamples of each arm, seeded: the file is the same"
+      " every time), and the two-sided Mann–Whitney U test: p exact (the"
+      " permutation distribution of the rank sum, ties at midranks) when"
+      f" both arms have at most {stats.EXACT_MAX} boots, else the normal"
+      " approximation with tie and continuity correction. A difference of"
+      " grouping effects, (6.12 on − off) − (6.1 on − off), resamples each"
+      " of its four cells; its p is the bootstrap's: twice the smaller share"
+      " of resampled differences on either side of 0. **Holm**: the p"
+      f" adjusted by Holm–Bonferroni over the family of all {fam}"
+      f" comparisons tested in this report; \"differ\" means Holm p <"
+      f" {ALPHA}, else \"no difference shown\" (which is not evidence of no"
+      " difference).")
     w("")
-    kinds = sorted({(s["alloc_mt"], s["block_mt"]) for s in steals
-                    if s["window"] == "load"})
-    if kinds:
-        w("| configuration | " + " | ".join(f"{a} → {b}" for a, b in kinds) + " |")
-        w("|---|" + "---:|" * len(kinds))
-        for gr, co in CONFIGS:
-            cells = []
-            for a, b in kinds:
-                per = collections.defaultdict(lambda: [0, 0])
-                for s in steals:
-                    if (s["window"] == "load" and s["grouping"] == gr and
-                            s["compaction"] == co and (s["alloc_mt"], s["block_mt"]) == (a, b)):
-                        per[s["name"]][0] += int(s["count"])
-                        per[s["name"]][1] += int(s["count"]) if s["claimed"] == "1" else 0
-                xs = [per[r["name"]] for r in by[(gr, co)]]
-                cells.append(f"{g(statistics.median(x[0] for x in xs))}"
-                             f" ({g(statistics.median(x[1] for x in xs))})" if xs else "–")
-            w(f"| {cfg_name(gr, co)} | " + " | ".join(cells) + " |")
+    rows = []
+    for i, c in enumerate(cs, 1):
+        meds = " / ".join(f"{g(m)} ({n})" for m, n in zip(c.meds, c.ns))
+        rows.append([i, c.what(), meds, c.ci(),
+                     g(c.u) if c.u is not None else "—",
+                     f"{fp(c.p)} ({c.method})" if c.p is not None
+                     else "not tested", fp(c.adj), c.verdict()])
+    table(w, ["#", "comparison", "medians (n)", f"difference [{LEVEL_TXT} CI]", "U",
+              "p", "Holm p", "verdict"], rows, "rllrrrrl")
+    return fam
+
+
+def power_section(w, D, cs):
+    w("## Power")
+    w("")
+    w(f"For each comparison, the boots per cell that would give"
+      f" {100 * POWER:.0f} % power to a two-sided test at α = {ALPHA} to detect the"
+      " observed difference of means: normal approximation with the pooled"
+      " SD, n = 2 (z(1 − α/2) + z(power))² SD² / Δ² (4 instead of 2 for a"
+      " difference of differences), divided by 3/π ≈"
+      f" {stats.RANK_EFFICIENCY:.3f}, the rank test's"
+      " efficiency relative to the t test. Not computed when the means do"
+      " not differ or a cell has fewer than 2 boots. This is a planning"
+      " figure, not a result.")
+    w("")
+    rows, short = [], []
+    for i, c in enumerate(cs, 1):
+        have = min(c.ns) if c.ns else 0
+        low = c.need is not None and have < c.need
+        if low:
+            short.append(c)
+        rows.append([i, c.what(), " / ".join(map(str, c.ns)),
+                     c.need if c.need is not None else "not computed",
+                     "**below**" if low else ("enough" if c.need else "—")])
+    table(w, ["#", "comparison", "n per cell", "n for 80 % power", "n here"],
+          rows, "rllrl")
+    return short
+
+
+def pcp_section(w, D, cs):
+    w("## Per-cpu page lists")
+    w("")
+    w("`pcp high` is the smallest and largest per-cpu list `high` across"
+      " zones and CPUs in /proc/zoneinfo at the start of the attempts"
+      " (median [min–max] over boots): pinned arms should show the same"
+      " values on both kernels. **drains**: `mobility:pcp_drain` events in"
+      " the phase. **pcp-only blocks**: pageblocks whose only non-free"
+      " pages sit on per-cpu lists at the phase start (census).")
+    w("")
+    rows = []
+    for a in D.arms:
+        r = [a, next((b["pcp"] for b in D.by_arm[a]), ""),
+             mid([v for v in (num(b["pcp_high_min"]) for b in D.by_arm[a])
+                  if v is not None]),
+             mid([v for v in (num(b["pcp_high_max"]) for b in D.by_arm[a])
+                  if v is not None])]
+        for phase, _ in PHASES:
+            r.append(mid(D.vals(a, phase, None, "pcp_drains")))
+        for phase, _ in PHASES:
+            r.append(mid(D.vals(a, phase, None, "pcp_only_start")))
+        rows.append(r)
+    table(w, ["arm", "pcp", "pcp high min", "pcp high max",
+              "drains under load", "drains after", "pcp-only blocks under load",
+              "pcp-only blocks after"], rows, "llrrrrrr")
+    pinned = {}
+    for a in D.arms:
+        if a.endswith("-pinned"):
+            for k in ("pcp_high_min", "pcp_high_max"):
+                pinned.setdefault((a.split("-")[0], k), set()).update(
+                    num(b[k]) for b in D.by_arm[a] if num(b[k]) is not None)
+    if pinned:
+        same = all(pinned.get(("6.1", k)) == pinned.get(("6.12", k))
+                   for k in ("pcp_high_min", "pcp_high_max"))
+        w("Pinned arms, every boot: pcp high " + "; ".join(
+            f"{kern} {k[9:]} {', '.join(g(v) for v in sorted(vs)) or 'not measured'}"
+            for (kern, k), vs in sorted(pinned.items())) +
+          (": the same on both kernels." if same else
+           ": **not the same on both kernels**, so the pinning differs."))
         w("")
-        w("With grouping off every block and every allocation is Unmovable,"
-          " so no fallback happens and no steal is recorded.")
-    else:
-        w("None recorded.")
+    w("The hypothesis: 6.12's `decay_pcp_high()`, run from the vmstat"
+      " worker when auto-tuning is on, shrinks the per-cpu lists and so"
+      " frees blocks held only by per-cpu pages; it predicts fewer pcp-only"
+      " blocks and more pages obtained in `6.12-on-auto` than in"
+      " `6.12-on-pinned`. The tests (differences auto − pinned), and the"
+      " pcp-only blocks of the two kernels with the same pinning:")
+    w("")
+    for c in cs:
+        if c.metric == "pcp_only_start" and c.a != "6.12-on-auto":
+            w(f"- {c.what()}: medians {g(c.meds[0])} vs {g(c.meds[1])},"
+              f" difference {c.est_ci()}, Holm-adjusted p = {fp(c.adj)}:"
+              f" {c.verdict()}.")
+        elif c.a == "6.12-on-auto" and c.b == "6.12-on-pinned":
+            if c.adj is None:
+                say = "not tested (no data)"
+            elif c.adj >= ALPHA:
+                say = ("no difference shown: the test neither supports nor"
+                       " rules out the hypothesis at this n")
+            else:
+                want = -1 if c.metric == "pcp_only_start" else 1
+                say = ("a difference in the direction the hypothesis predicts"
+                       if c.est * want > 0 else
+                       "a difference against the direction the hypothesis"
+                       " predicts")
+            w(f"- {c.what()}: medians {g(c.meds[0])} vs {g(c.meds[1])},"
+              f" difference {c.est_ci()}, Holm-adjusted p = {fp(c.adj)}:"
+              f" {say}.")
     w("")
 
-    if census_on:
-        blockers(w, data, by)
-    # maps: the run with the median under-load result of each configuration
-    w("## Maps")
+
+def load_section(w, D):
+    w("## The load and reclaim")
     w("")
-    w("For each configuration the run with the median under-load result,"
-      " at the moment of the attempts and right after them (huge pages"
-      " held). One character per pageblock: the type letter (U M R H) if"
-      " less than half the block is free, lower case if half or more is,"
-      " `.` if the whole block is free. With grouping off every block is"
-      " Unmovable by design. `out/experiment/maps.html` has the same"
-      " dumps drawn by `fragview dump --format html`, side by side"
-      " (regenerate with `experiment/run.sh --report-only`).")
+    w("Per arm, median [min–max] over boots. **slowdown**: 1 − rate during"
+      " the under-load attempts / rate in the window of the same length"
+      " before them, for the tree-copy load (its copy rate) and"
+      " `mixload` (steps per second): the attempts' cost to the workload."
+      " Swap-outs, pages stolen by reclaim (file, anon), fallback steals"
+      " and claims, over the boot.")
     w("")
-    panels = []
-    for gr, co in CONFIGS:
-        rs = sorted((r for r in by[(gr, co)] if num(r["under_load_got"]) is not None),
-                    key=lambda r: (num(r["under_load_got"]), r["name"]))
-        if not rs:
+
+    def slow(a, kind):
+        xs = []
+        for b in D.by_arm[a]:
+            be, du = num(b[f"{kind}_rate_before"]), num(b[f"{kind}_rate_during"])
+            if be and du is not None:
+                xs.append(1 - du / be)
+        return mid(xs, pct)
+
+    def col(a, k):
+        return mid([v for v in (num(b[k]) for b in D.by_arm[a]) if v is not None])
+    table(w, ["arm", "n", "load slowdown", "mixload slowdown", "pswpout",
+              "pgsteal file", "pgsteal anon", "steals", "claims", "OOM kills",
+              "host load", "boot s"],
+          [[a, D.n(a), slow(a, "load"), slow(a, "mix")] +
+           [col(a, k) for k in ("pswpout", "pgsteal_file", "pgsteal_anon",
+                                "steals", "claims", "oom_kills", "host_load",
+                                "boot_seconds")] for a in D.arms],
+          "lr" + "r" * 10)
+
+
+BUCKETS = ((1, "<1"), (10, "1–10"), (100, "10–100"), (1000, "100–1000"),
+           (None, "≥1000"))
+
+
+def latency_section(w, D):
+    w("## Latency of the attempts")
+    w("")
+    w("Attempts made (obtained or not; refused ones take no time), over"
+      " all usable boots of the arm, in ms: median, p90, p99 (inclusive"
+      " quantiles), max, and the count per decade (" +
+      ", ".join(l for _, l in BUCKETS) + " ms).")
+    w("")
+    by = collections.defaultdict(list)
+    for a in D.att:
+        ms = num(a["ms"])
+        if a["result"] != "refused" and ms is not None:
+            by[(a["arm"], a["phase"], a["style"])].append((ms, a["result"]))
+    rows = []
+    for phase, plabel in PHASES:
+        for style in STYLES:
+            for arm in D.arms:
+                xs = [m for m, _ in by[(arm, phase, style)]]
+                if not xs:
+                    rows.append([plabel, style, arm, 0] + ["not measured"] * 6)
+                    continue
+                hist, lo = [], 0
+                for hi, _ in BUCKETS:
+                    hist.append(sum(1 for x in xs if x >= lo and
+                                    (hi is None or x < hi)))
+                    lo = hi
+                rows.append([plabel, style, arm, len(xs),
+                             sum(1 for _, r in by[(arm, phase, style)] if r == "ok"),
+                             g(stats.median(xs)), g(stats.quantile(xs, .9)),
+                             g(stats.quantile(xs, .99)), g(max(xs)),
+                             " ".join(map(str, hist))])
+    table(w, ["phase", "style", "arm", "made", "obtained", "median", "p90",
+              "p99", "max", "per decade"], rows, "lllrrrrrrr")
+
+
+def per_boot(w, D):
+    w("## Per boot")
+    w("")
+    w("Obtained / made / refused per phase and style; every boot, those"
+      " left out too (their figures count nowhere else).")
+    w("")
+    rows = []
+    for b in sorted(D.boots, key=lambda b: (num(b["run"]) or 0, b["arm"])):
+        r = [f"`{b['name']}`", b["arm"], b["run"], b["status"]]
+        for phase, _ in PHASES:
+            for s in STYLES:
+                x = D.ph_all.get((b["name"], phase, s))
+                att, ref = (num(x["attempts"]), num(x["refused"])) if x else (None, None)
+                r.append(f"{x['obtained'] or '?'} / {g(att - (ref or 0))} /"
+                         f" {g(ref or 0)}" if att is not None else "—")
+        rows.append(r + [b["oom_kills"] or "—", b["boot_seconds"] or "—"])
+    table(w, ["boot", "arm", "run", "status"] +
+          [f"{pl}, {s}" for _, pl in PHASES for s in STYLES] + ["OOM kills",
+                                                               "boot s"],
+          rows, "llrl" + "r" * 6)
+
+
+def median_boots(D):
+    """[(arm, boot, at-rest sum)]: the boot of each arm whose at-rest
+    hugetlb + thp obtained is the median (nearest to it; ties: lowest run)"""
+    reps = []
+    for a in D.arms:
+        xs = [(D.boot_val(b, "at_rest", "both", "obtained"), b)
+              for b in D.by_arm[a]]
+        xs = [(v, b) for v, b in xs if v is not None]
+        if not xs:
             continue
-        rep = rs[(len(rs) - 1) // 2]
-        w(f"### {cfg_name(gr, co)}: `{rep['name']}`"
-          f" (under load {rep['under_load_got']}, at rest {rep['at_rest_got']})")
-        w("")
-        w("```")
-        for mo in MOMENTS:
-            dump = raw_file(data, rep["name"], mo + ".pageblocks")
-            w(f"{mo}:")
-            L.extend(text_map(dump) or ["  (no dump)"])
-            if dump:
-                panels.append((cfg_name(gr, co), rep["name"], mo, dump))
-        w("```")
-        w("")
-    write_maps(maps_html, panels, fragview, ddir)
+        m = stats.median([v for v, _ in xs])
+        v, b = min(xs, key=lambda t: (abs(t[0] - m), num(t[1]["run"]) or 0))
+        reps.append((a, b, v))
+    return reps
 
-    w("## Per run")
+
+def limits(w, D, cs, fam, short):
+    w("## What this can and cannot show")
     w("")
-    w("| boot | status | under load (max) | at rest (max) | compact_stall u/r |"
-      " migrate_scanned u/r | load steps during attempts | OOM kills | boot s |")
-    w("|---|---|---:|---:|---:|---:|---:|---:|---:|")
-    for r in runs:
-        w(f"| `{r['name']}` | {r['status']} | {r['under_load_got']} ({r['under_load_bound']}) |"
-          f" {r['at_rest_got']} ({r['at_rest_bound']}) |"
-          f" {r['under_load_compact_stall']}/{r['at_rest_compact_stall']} |"
-          f" {r['under_load_compact_migrate_scanned']}/{r['at_rest_compact_migrate_scanned']} |"
-          f" {r['under_load_load_steps']} | {r['oom_kills']} | {r['boot_seconds']} |")
+    w(f"- Boots left out: {len(D.bad)} of {len(D.boots)} (listed under"
+      f" Method); the statistics use the other {len(D.good)}: " +
+      ", ".join(f"{a} n = {D.n(a)}" for a in D.arms) + ".")
+    nd = sum(1 for c in cs if c.adj is not None and c.adj < ALPHA)
+    w(f"- {fam} comparisons were tested; every p is adjusted for all of them"
+      f" (Holm), and {nd} show a difference at α = {ALPHA}. \"No difference"
+      " shown\" is not a demonstration of no effect.")
+    # Holm rejects nothing unless the smallest p is below alpha / m; the
+    # exact rank test of n1 and n2 boots gives no p below 2 / C(n1+n2, n1)
+    sizes = sorted({tuple(c.ns) for c in cs if not c.did and c.p is not None
+                    and min(c.ns) > 0})
+    if fam and sizes:
+        floor = [(n1, n2, min(1.0, 2 / math.comb(n1 + n2, n1)))
+                 for n1, n2 in sizes]
+        w(f"- Holm's first step needs a p below α / {fam} ="
+          f" {fp(ALPHA / fam)}. The rank test cannot give less than 2 /"
+          " C(n₁ + n₂, n₁) for arms of n₁ and n₂ boots: " +
+          ", ".join(f"{fp(f)} for {n1} and {n2}" for n1, n2, f in floor) +
+          (": at these n no rank test in the family can show a difference"
+           " (the bootstrap p of a difference of differences goes down to"
+           f" {fp(2 / (RESAMPLES + 1))})." if all(f >= ALPHA / fam
+                                                 for *_, f in floor) else "."))
+    if short:
+        w(f"- {len(short)} of {fam} comparisons have fewer boots per cell"
+          " than 80 % power to detect the observed difference would take: " +
+          "; ".join(f"{c.what()} (n = {min(c.ns)}, needs {c.need})"
+                    for c in short) + ".")
+    else:
+        w("- No comparison has fewer boots per cell than 80 % power to"
+          " detect its observed difference would take.")
+    w("- Compaction is off in every arm: nothing here measures how grouping"
+      " helps or hinders compaction, only how it helps reclaim make order-9"
+      " blocks, the mechanism of 2005.")
+    w("- The guests run under QEMU TCG on one host: timings (latency, load"
+      " rates) are slow and host-dependent; compare them across arms of"
+      " this run, not with real hardware. Boots are interleaved, so a"
+      " drift of the host spreads over all arms.")
+    w("- The load is a synthetic stand-in for the 2005 kernel builds; the"
+      " attempts are order 9 (2 MiB), not 2005's order 10.")
     w("")
-    w(f"Raw data: `{ddir}/runs.tsv` (one row per boot),"
-      " `zones.tsv` (per zone and moment), `steals.tsv` (per phase),"
-      " `provenance.tsv`, and each boot's files (logs, dumps, trace as"
-      " text) in `runs/NAME.tar.xz`.")
+
+
+def quotable(w, cs):
+    w("## Quotable lines")
+    w("")
+    w("Generated; README quotes them verbatim.")
+    w("")
+    grouping = [c for c in cs if not c.did and c.a.endswith("-on-pinned")
+                and c.b.endswith("-off-pinned")]
+    did = [c for c in cs if c.did]
+    auto = [c for c in cs if not c.did and c.a == "6.12-on-auto"
+            and c.phase == "at_rest"]
+    for c in grouping + did + auto:
+        ph = dict(PHASES)[c.phase]
+        n = "/".join(map(str, c.ns))
+        if c.did:
+            w(f"- {ph}, {c.style}: the grouping effect on 6.12 minus that on"
+              f" 6.1, (6.12 on − off) − (6.1 on − off), is {c.est_ci()}"
+              f" (Holm-adjusted p = {fp(c.adj)}: {c.verdict()}, n = {n}).")
+        elif c.a == "6.12-on-auto":
+            what = ("blocks held only by per-cpu pages at the start"
+                    if c.metric == "pcp_only_start" else f"{c.style} obtains")
+            w(f"- 6.12, {ph}, {what}: pcp auto-tuning {g(c.meds[0])} vs"
+              f" pinned {g(c.meds[1])} ({c.short()}, n = {n}).")
+        else:
+            w(f"- {c.a.split('-')[0]}, {ph}, {c.style}: grouping on obtains"
+              f" {g(c.meds[0])} vs {g(c.meds[1])} off ({c.short()}, n = {n}).")
+    w("")
+
+
+def main(argv):
+    if len(argv) not in (5, 6):
+        sys.exit(__doc__.split("\n\n")[1])
+    data, out, maps_html, fragview = argv[1:5]
+    bootdir = argv[5] if len(argv) == 6 else None
+    D = Data(data)
+    ddir = os.path.relpath(os.path.abspath(data), os.path.join(HERE, ".."))
+    if ddir.startswith(".."):
+        ddir = os.path.abspath(data)
+    L = []
+    w = L.append
+    head(w, D, ddir)
+    headline(w, D)
+    cs = comparisons(D)
+    fam = comparisons_section(w, cs)
+    short = power_section(w, D, cs)
+    pcp_section(w, D, cs)
+    load_section(w, D)
+    latency_section(w, D)
+    panels = maps_section(w, data, bootdir, fragview, median_boots(D), g)
+    # MAPS.html: after the load first, the moment the headline is about
+    panels.sort(key=lambda p: p[0] != "after the load")
+    write_maps(maps_html, panels, fragview, ddir)
+    per_boot(w, D)
+    limits(w, D, cs, fam, short)
+    quotable(w, cs)
+    w(f"Raw data: `{ddir}/boots.tsv` (one row per boot), `phases.tsv` (per"
+      " boot, phase and style), `attempts.tsv` (per attempt),"
+      " `provenance.tsv`, and each boot's files in `runs/NAME.tar.xz`.")
     publish(out, "\n".join(L) + "\n")
 
 
-def write_maps(path, panels, fragview, ddir):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    out = ["<!DOCTYPE html>", "<meta charset=utf-8>",
-           "<title>fragview: the experiment's pageblock maps</title>",
-           "<style>body{font-family:sans-serif;margin:1em}"
-           ".row{display:flex;gap:1em}.col{flex:1}"
-           "iframe{width:100%;height:60vh;border:1px solid #888}</style>",
-           "<h1>Pageblock maps at the attempts and after</h1>",
-           f"<p>Generated by experiment/report.py from {ddir}/:"
-           " <code>fragview dump --format html</code> of the debugfs dumps"
-           " of the median run of each configuration.</p>"]
-    rows = collections.OrderedDict()
-    for cfg, name, mo, dump in panels:
-        rows.setdefault(cfg, []).append((name, mo, dump))
-    for cfg, ps in rows.items():
-        out.append(f"<h2>{html.escape(cfg)}</h2><div class=row>")
-        for name, mo, dump in ps:
-            r = subprocess.run([fragview, "dump", "-", "--format", "html"],
-                               input=dump, capture_output=True, text=True)
-            doc = r.stdout if r.returncode == 0 else f"<p>{html.escape(r.stderr)}</p>"
-            out.append(f"<div class=col><h3>{html.escape(name)} {html.escape(mo)}</h3>"
-                       f"<iframe srcdoc=\"{html.escape(doc, quote=True)}\"></iframe></div>")
-        out.append("</div>")
-    write_atomic(path, "\n".join(out) + "\n")
-
-
 if __name__ == "__main__":
-    main()
+    main(sys.argv)

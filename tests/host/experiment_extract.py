@@ -18,20 +18,9 @@ import tempfile
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 FIX = os.path.join(TOP, "tests", "host", "fixtures")
 sys.path.insert(0, os.path.join(TOP, "experiment"))
+sys.path.insert(0, os.path.join(TOP, "tests", "lib"))
 import extract  # noqa: E402
-
-n = failed = 0
-
-
-def check(ok, what, detail=""):
-    global n, failed
-    n += 1
-    if not ok:
-        failed += 1
-        for line in str(detail).splitlines():
-            print(f"#   {line}")
-    print(f"{'ok' if ok else 'not ok'} {n} - {what}")
-
+from tap import check, finish  # noqa: E402
 
 def table(path):
     with open(path) as f:
@@ -178,6 +167,4 @@ try:
 finally:
     shutil.rmtree(tmp)
 
-print(f"1..{n}")
-print(f"{n - failed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+sys.exit(finish())
