@@ -147,7 +147,13 @@ class Fields:
             self.fail('orders', e, 'order %d, fallback_order %d' % (order, fb))
         if e.f.get('alloc_mt') not in MOBILITY_MT:
             self.fail('steal', e, 'an allocation of a type that never falls back')
-        if fb >= PAGEBLOCK_ORDER and (not claimed or w != [0, 0]):
+        # a HighAtomic block (6.1: a race with a reservation, tested
+        # before the order in steal_suitable_fallback()) moves the page
+        # alone: not claimed, 0/0, whatever the order
+        if e.f.get('block_mt') == 'HighAtomic':
+            if claimed or w != [0, 0]:
+                self.fail('steal', e, 'a HighAtomic block is never claimed, 0/0 moved')
+        elif fb >= PAGEBLOCK_ORDER and (not claimed or w != [0, 0]):
             self.fail('steal', e, 'a buddy of a block or more is claimed, 0/0 moved')
         if not claimed and w[0] > 0 and w[1] > BLOCK - w[0]:
             self.fail('counts', e, 'free_moved + alike above a block')

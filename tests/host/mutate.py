@@ -199,6 +199,15 @@ def claim_below_half(L, side):
     return L
 
 
+def highatomic_claimed(L, side):
+    """A steal from a HighAtomic block (6.1: a race with a reservation,
+    which moves the page alone) reported as claiming the block."""
+    L = list(L)
+    i = _steal(L, '1')
+    L[i] = setf(L[i], 'block_mt', 'HighAtomic')
+    return L
+
+
 def unclaimed_above_half(L, side):
     """A steal that moved most of a block's pages and did not claim it."""
     L = list(L)
@@ -750,7 +759,7 @@ DEFECTS = {f.__name__.replace('_', '-'): f for f in (
     isolate_free_from_movable, census_hugetlb_as_kernel, census_lru_as_kernel,
     census_free_as_pcp,
     census_slab_as_pgtable, census_block_twice, walk2_drops_block, claim_below_half,
-    unclaimed_above_half,
+    unclaimed_above_half, highatomic_claimed,
     migration_failure_as_success, migration_wrong_mode,
     migration_wrong_reason, migration_pass_without_retry, migration_sync_before_async,
     migration_sync_unbatched, migration_out_of_list_order,

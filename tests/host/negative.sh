@@ -115,6 +115,7 @@ case_ truncated-snapshot replay.py fragment.report.gz fragment.pageblocks \
 case_ block-mt-is-alloc-mt steal_flip.py fragment.report.gz - 'block_mt is the replayed type' --
 case_ claim-below-half steal_flip.py fragment.report.gz - 'follow the 6.1 claim rule' --
 case_ unclaimed-above-half steal_flip.py fragment.report.gz - 'follow the 6.1 claim rule' --
+case_ highatomic-claimed steal_flip.py fragment.report.gz - 'follow the 6.1 claim rule' --
 drain_ case_ drop-drains-but-first 'belongs to a pcp_drain batch'
 drain_ case_ drain-wrong-node 'nid/zone are those of the drained pages'
 drain_ case_ drain-wrong-cpu 'cpu= is the cpu'

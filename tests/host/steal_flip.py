@@ -60,6 +60,12 @@ def claim_rule(e, block_type):
     or None.  block_type: the block's replayed type before the steal."""
     fo, moved, alike = e.num('fallback_order'), e.num('free_moved'), e.num('alike')
     claimed = e.f['claimed'] in ('1', 'true', 'yes')
+    if e.f['block_mt'] == 'HighAtomic':
+        # 6.1 tests for a HighAtomic block (a race with a reservation)
+        # before the order: only the page moves (pageblock_steal.md)
+        if claimed or moved or alike:
+            return 'a HighAtomic block is never claimed and counts nothing'
+        return None
     if fo >= PAGEBLOCK_ORDER:
         if not claimed or moved or alike:
             return 'a buddy of order >= %d claims its blocks and counts nothing' % PAGEBLOCK_ORDER
