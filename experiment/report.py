@@ -61,14 +61,16 @@ def head(w, D, ddir):
       " ext4 files, slab churn, pipes, forks). Compaction is off in every"
       " arm (`vm.compaction_proactiveness=0`, `vm.extfrag_threshold=1000`,"
       " as the guest scenario sets them), so only reclaim can make order-9"
-      " blocks.")
+      " blocks. Every tunable (compaction, THP `madvise`, the per-cpu"
+      " fraction) is set at boot, before the load starts, in every arm.")
     w("")
     planned = sorted({int(v) for v in (num(r["attempts"])
                                        for r in D.ph.values()) if v is not None})
     w("Each phase plans "
       + ("/".join(map(str, planned)) if planned else "(not recorded)")
       + " attempts of each style (`attempts` of phases.tsv"
-      f"{pv('attempts_per_phase', '; provenance `attempts_per_phase` {}', '')}),"
+      f"{pv('attempts_per_style_under_load', '; provenance: {} under the load', '')}"
+      f"{pv('attempts_per_style_after_load', ', {} after it', '')}),"
       " alternating two styles, each kept until the phase ends: `hugetlb`"
       " grows the hugetlb pool by one 2 MiB page (`__GFP_RETRY_MAYFAIL`,"
       " retries reclaim); `thp` faults one madvised 2 MiB-aligned anonymous"
@@ -88,6 +90,14 @@ def head(w, D, ddir):
       " `decay_pcp_high()` frees blocks held only by per-cpu pages. Boots"
       " of all arms are interleaved: run r boots each arm once, the order"
       " rotating.")
+    w("")
+    w("Grouping off (`page_group_by_mobility=off`, kernel-patches/ patch 6)"
+      " changes more than where pages go: every block and allocation is"
+      " Unmovable, so no fallback steals happen, and patch 7 keeps no"
+      " high-order atomic reserves (`HighAtomic` blocks) either; the"
+      " grouping-off figures below include both effects. Compaction's"
+      " choice of target blocks, which grouping off also changes, plays no"
+      " part here: compaction is off in every arm.")
     w("")
     runs = [num(b["run"]) for b in D.boots if num(b["run"]) is not None]
     w(f"Boots: {len(D.boots)} in {g(max(runs)) if runs else 0} runs,"
@@ -118,9 +128,13 @@ def headline(w, D):
     w("Per arm, over its usable boots. **obtained**: 2 MiB pages obtained in"
       " the phase, median [Q1–Q3] min–max. **success**: obtained /"
       " attempts made (attempts − refused), median [min–max] over boots."
-      " **of bound**: obtained / the free-memory bound (⌊MemAvailable / 2"
-      " MiB⌋ at the phase start, shared by both styles; the both-styles"
-      " rows compare their sum with it). **refused**: attempts not made"
+      " **of bound**: obtained / the free-memory bound: what a perfect"
+      " reclaim could free at the phase start if nothing were fragmented"
+      " (MemFree + file pages + reclaimable slab + anonymous memory up to"
+      " the free swap, in 2 MiB pages), shared by both styles; the"
+      " both-styles rows compare their sum with it. Under the load it is"
+      " no hard bound: the load frees and takes memory while the attempts"
+      " run. **refused**: attempts not made"
       " because of the reserve: median per boot, total, boots with any."
       " **free at start**: order-9 blocks already free at the phase start.")
     w("")
@@ -496,6 +510,15 @@ def limits(w, D, cs, fam, short):
     else:
         w("- No comparison has fewer boots per cell than 80 % power to"
           " detect its observed difference would take.")
+    ceiling = [f"{a}, {label}, {st}" for ph, label in PHASES for st in STYLES
+               for a in D.arms if D.by_arm[a] and all(
+                   D.boot_val(b, ph, st, "obtained") == D.made(b, ph, st)
+                   for b in D.by_arm[a])]
+    if ceiling:
+        w("- At the ceiling (every attempt made obtained a page, in every"
+          " boot of the arm): " + "; ".join(ceiling) + ". There the arm"
+          " could have done better than its figure, and a difference from"
+          " it is a lower bound of what the attempts could show.")
     w("- Compaction is off in every arm: nothing here measures how grouping"
       " helps or hinders compaction, only how it helps reclaim make order-9"
       " blocks, the mechanism of 2005.")

@@ -8,6 +8,7 @@ import collections
 import html
 import json
 import os
+import shutil
 import subprocess
 import tarfile
 
@@ -29,6 +30,27 @@ def boot_file(bootdir, name, member):
         if os.path.exists(path):
             return path
     return None
+
+
+def kept_trace(data, bootdir, name):
+    """the trace.dat of a median boot: DATADIR/traces/NAME.dat, copied
+    there from BOOTDIR/NAME/ when that has it, so that the committed data
+    alone redoes the report; None if neither has it"""
+    keep = os.path.join(data, "traces", name + ".dat")
+    src = boot_file(bootdir, name, "trace.dat")
+    if src:
+        os.makedirs(os.path.dirname(keep), exist_ok=True)
+        shutil.copyfile(src, keep + ".new")
+        os.replace(keep + ".new", keep)
+    return keep if os.path.exists(keep) else None
+
+
+def drop_other_traces(data, names):
+    """DATADIR/traces/ keeps the median boots' traces only"""
+    tdir = os.path.join(data, "traces")
+    for f in os.listdir(tdir) if os.path.isdir(tdir) else ():
+        if f.endswith(".dat") and f[:-4] not in names:
+            os.remove(os.path.join(tdir, f))
 
 
 def raw_file(data, bootdir, name, member):
@@ -209,6 +231,8 @@ def maps_section(w, data, bootdir, fragview, reps, fmt):
       " slab).")
     w("")
     panels = []
+    if bootdir:
+        drop_other_traces(data, {r["name"] for _, r, _ in reps})
     for arm, r, total in reps:
         name = r["name"]
         w(f"### {arm}: `{name}` (run {r['run']}, obtained after the load"
@@ -244,7 +268,7 @@ def maps_section(w, data, bootdir, fragview, reps, fmt):
             for label, h in hrows:
                 w(f"| {label} | " + " | ".join(str(h[k]) for k in HOLDERS) + " |")
             w("")
-        rows, note = blame(fragview, boot_file(bootdir, name, "trace.dat"))
+        rows, note = blame(fragview, kept_trace(data, bootdir, name))
         w(f"Top polluters (`fragview blame`, by task, whole boot): {note}.")
         w("")
         if rows:
