@@ -19,16 +19,20 @@
 #   6.12-on-auto
 #       6.12's per-cpu high auto-tuning left on (fraction 0)
 #
-# Run r boots every arm once, in an order rotated from run to run, so
-# that host load and drift hit all arms alike.
+# Run r boots every arm once (6.12-on-auto in the first --auto-runs runs
+# only: it tests a hypothesis, the four others are the headline), in an
+# order rotated from run to run, so that host load and drift hit all
+# arms alike.
 #
-#   experiment/run.sh [--runs N] [--arms A,B,...] [--mem SIZE] [--n N]
-#                     [--nload N] [--pcp FRACTION] [--load SECS] [--jobs N] [--fresh]
+#   experiment/run.sh [--runs N] [--auto-runs N] [--arms A,B,...]
+#                     [--mem SIZE] [--n N] [--nload N] [--pcp FRACTION]
+#                     [--load SECS] [--jobs N] [--fresh]
 #                     [--report-only] [--dry-run]
 #
+# Defaults: 20 runs, 10 of them with 6.12-on-auto, 384 MiB guests.
 # --n is the attempts per style and phase (default half of RAM in
 # 2 MiB pages, so that the two styles' attempts of a phase could take
-# all of it); --nload the same under the load (default a sixth of RAM
+# all of it); --nload the same under the load (default a twelfth of RAM
 # in 2 MiB pages: there each hugetlb attempt reclaims until it succeeds,
 # seconds each under TCG);
 # --jobs boots that many guests at a time (default 2: a TCG guest keeps
@@ -45,6 +49,7 @@
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+invocation="experiment/run.sh $*"
 export FRAGVIEW_CACHE=${FRAGVIEW_CACHE:-/var/cache/fragview}
 FRAGVIEW=$REPO/tools/fragview/fragview
 
@@ -53,6 +58,7 @@ die() { echo "experiment: error: $*" >&2; exit 1; }
 
 ALL_ARMS=6.1-on-pinned,6.1-off-pinned,6.12-on-pinned,6.12-off-pinned,6.12-on-auto
 runs=20
+auto_runs=10
 arms=$ALL_ARMS
 mem=384M
 n=
@@ -67,12 +73,12 @@ report_only=0
 dry_run=0
 while [ $# -gt 0 ]; do
 	case $1 in
-	--runs|--n|--nload|--pcp|--load|--jobs)
+	--runs|--auto-runs|--n|--nload|--pcp|--load|--jobs)
 		[ $# -ge 2 ] && [[ $2 =~ ^[0-9]+$ ]] && [ "$2" -gt 0 ] ||
 			die "$1 wants a positive number"
 		case $1 in
 		--runs) runs=$2 ;; --n) n=$2 ;; --pcp) pcp=$2 ;; --load) load=$2 ;;
-		--jobs) jobs=$2 ;; --nload) nload=$2 ;;
+		--jobs) jobs=$2 ;; --nload) nload=$2 ;; --auto-runs) auto_runs=$2 ;;
 		esac
 		shift ;;
 	--arms)
@@ -86,7 +92,7 @@ while [ $# -gt 0 ]; do
 	--fresh) fresh=1 ;;
 	--report-only) report_only=1 ;;
 	--dry-run) dry_run=1 ;;
-	-h|--help) sed -n '4,44p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) awk 'NR >= 4 && !/^#/ { exit } NR >= 4' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown option '$1'" ;;
 	esac
 	shift
@@ -94,14 +100,14 @@ done
 mem_mib=${mem%[MG]}
 [[ $mem == *G ]] && mem_mib=$((mem_mib * 1024))
 n=${n:-$((mem_mib / 4))}
-nload=${nload:-$((mem_mib / 12))}
+nload=${nload:-$((mem_mib / 24))}
 read -r -a arm_list <<<"${arms//,/ }"
 OUTDIR=${OUT:-$REPO/out}/experiment
 DATA=$REPO/experiment/data
 RESULTS=$REPO/experiment/results.md
 if [ $dry_run = 1 ]; then
 	echo "arms: ${arm_list[*]}"
-	echo "boots: $((runs * ${#arm_list[@]})) ($runs runs x ${#arm_list[@]} arms), $mem each, $nload/$n attempts per style under/after the load"
+	echo "runs: $runs of the arms but 6.12-on-auto, $((auto_runs < runs ? auto_runs : runs)) of it; $mem each, $nload/$n attempts per style under/after the load"
 	echo "kernels: qemu/build-kernel.sh [--kernel 6.12] --extra-config qemu/experiment.config"
 	echo "writes: experiment/data/, experiment/results.md, $OUTDIR/"
 	exit 0
@@ -173,15 +179,23 @@ elif ! cmp -s "$OUTDIR/settings.new" "$DATA/settings.tsv"; then
 	die "experiment/data/ was made with other settings or kernels (above): --fresh to start over"
 fi
 
+# every invocation that adds boots, in the data: a run resumed with other
+# --runs or --arms says so in the provenance
+echo -e "$(date -u '+%Y-%m-%d %H:%M') UTC\t$invocation" >> "$DATA/invocations.tsv"
+
 done_boot() { [ -s "$DATA/boots.tsv" ] && cut -f1 "$DATA/boots.tsv" | grep -qx "$1"; }
 
 # --- the boots: run r boots every arm once, the order rotated by r;
 # --jobs boots at a time, each taking every --jobs-th boot of that order
 plan=()
 for r in $(seq 1 "$runs"); do
-	k=${#arm_list[@]}
+	run_arms=()
+	for a in "${arm_list[@]}"; do
+		[[ $a == *-auto ]] && [ "$r" -gt "$auto_runs" ] || run_arms+=("$a")
+	done
+	k=${#run_arms[@]}
 	for j in $(seq 0 $((k - 1))); do
-		plan+=("$r ${arm_list[$(( (j + r - 1) % k ))]}")
+		plan+=("$r ${run_arms[$(( (j + r - 1) % k ))]}")
 	done
 done
 
@@ -208,7 +222,7 @@ boot() {	# RUN ARM
 		if [ $status = failed ] && [ $try = 1 ]; then
 			rm -rf "${OUTDIR:?}/$name-failed"
 			mv "$OUTDIR/$name" "$OUTDIR/$name-failed"
-			flock "$DATA/.lock" python3 "$REPO/experiment/extract.py" \
+			flock "$OUTDIR/.lock" python3 "$REPO/experiment/extract.py" \
 				"$OUTDIR/$name-failed" "$name-failed" "$arm" "$r" failed \
 				$(( $(date +%s) - b0 )) "$hload" "$DATA" ||
 				die "extract.py failed on $name-failed"
@@ -216,7 +230,7 @@ boot() {	# RUN ARM
 			continue
 		fi
 		# the extract of one boot at a time: the tables are rewritten
-		flock "$DATA/.lock" python3 "$REPO/experiment/extract.py" \
+		flock "$OUTDIR/.lock" python3 "$REPO/experiment/extract.py" \
 			"$OUTDIR/$name" "$name" "$arm" "$r" "$status" \
 			$(( $(date +%s) - b0 )) "$hload" "$DATA" ||
 			die "extract.py failed on $name"
@@ -242,7 +256,9 @@ for p in "${pids[@]}"; do
 done
 {
 	cat "$DATA/started.tsv" "$DATA/settings.tsv"
+	awk -F'\t' '{ printf "invocation_%d\t%s: %s\n", NR, $1, $2 }' "$DATA/invocations.tsv"
 	echo -e "runs\t$runs"
+	echo -e "auto_runs\t$auto_runs"
 	echo -e "arms\t$arms"
 	echo -e "last_session_seconds\t$(( $(date +%s) - t0 ))"
 	echo -e "finished\t$(date -u '+%Y-%m-%d %H:%M') UTC"
