@@ -376,6 +376,10 @@ def load_section(w, D):
       " the under-load attempts / rate in the window of the same length"
       " before them, for the tree-copy load (its copy rate) and"
       " `mixload` (steps per second): the attempts' cost to the workload."
+      " The copy loop counts a unit's bytes once the whole unit is copied,"
+      " and its units (the tree's entries two levels down) reach"
+      " megabytes, so over a window of seconds its rate is coarse and its"
+      " slowdown spreads wide; `mixload`'s steps are the finer measure."
       " Swap-outs, pages stolen by reclaim (file, anon), fallback steals"
       " and claims, over the boot.")
     w("")
