@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # description: the guest tests on a debug build of the patched kernel
-# (qemu/checkers.config, as in make check: lockdep, DEBUG_VM, atomic-sleep
-# and list checks; plus qemu/debug.config: DEBUG_PAGEALLOC, KASAN): boot it
+# (qemu/checkers.config and qemu/selftests.config, as in make check:
+# lockdep, DEBUG_VM, atomic-sleep and list checks, and what the guest tests
+# need, such as CPUSETS for 20-migrate; plus qemu/debug.config:
+# DEBUG_PAGEALLOC, KASAN): boot it
 # twice (every tests/guest/*.sh; and the fragment scenario with
 # page_group_by_mobility=off), then fail on any kernel splat in the
 # console logs and kernel logs of both boots (tests/lib/tap.sh).
@@ -30,7 +32,8 @@ if ! err=$(fv_base_check "$base"); then
 fi
 out=${FRAGVIEW_OUT:-$top/out}/debug-tests$(fv_base_suffix "$base")
 
-build_guest "debug kernel" "$top/qemu/checkers.config" "$top/qemu/debug.config"
+build_guest "debug kernel" "$top/qemu/checkers.config" \
+	"$top/qemu/selftests.config" "$top/qemu/debug.config"
 # the checkers we rely on are really in the kernel we boot
 checkers_built "$(dirname "$bz")/config" PROVE_LOCKING DEBUG_ATOMIC_SLEEP \
 	DEBUG_VM DEBUG_LIST DEBUG_PAGEALLOC KASAN
