@@ -12,7 +12,6 @@ ARM is KERNEL-GROUPING-PCP, e.g. 6.12-on-auto.
 import io
 import os
 import re
-import statistics
 import subprocess
 import sys
 import tarfile
@@ -24,8 +23,7 @@ BOOT_COLS = ("name", "arm", "kernel", "grouping", "pcp", "run", "status",
              "load_rate_during", "mix_rate_before", "mix_rate_during")
 PHASE_COLS = ("name", "arm", "kernel", "grouping", "pcp", "run", "phase",
               "style", "attempts", "obtained", "refused", "bound",
-              "free9_start", "pcp_only_start", "pcp_drains", "seconds",
-              "lat_p50_ms", "lat_p90_ms", "lat_max_ms")
+              "free9_start", "pcp_only_start", "pcp_drains")
 ATTEMPT_COLS = ("name", "arm", "phase", "style", "i", "result", "ms")
 PHASES = ("under-load", "at-rest")
 STYLES = ("hugetlb", "thp")
@@ -171,13 +169,6 @@ def attempts(text):
     return rows
 
 
-def pct(xs, q):
-    xs = sorted(xs)
-    if not xs:
-        return ""
-    return round(xs[min(len(xs) - 1, int(q * len(xs)))], 1)
-
-
 def append(path, name, cols, rows):
     """rows of boot NAME into the table at PATH, replacing any it has (a
     boot redone after an interrupted run)"""
@@ -234,15 +225,11 @@ def main():
         pcp_only = pcp_only_blocks(read(os.path.join(d, ph + ".census")))
         for st in STYLES:
             mine = [a for a in att if a[1] == st]
-            made = [float(a[3]) for a in mine if a[2] != "refused" and a[3]]
             ok = sum(a[2] == "ok" for a in mine)
             refused = sum(a[2] == "refused" for a in mine)
             prows.append(key + [
                 ph.replace("-", "_"), st, len(mine), ok, refused, bound,
-                free9, pcp_only, phase_drains.get(ph, 0),
-                round(sum(made) / 1000, 1),
-                round(statistics.median(made), 1) if made else "",
-                pct(made, 0.9), round(max(made), 1) if made else ""])
+                free9, pcp_only, phase_drains.get(ph, 0)])
             summary.append(f"{ph} {st} {ok}/{len(mine) - refused}")
         arows += [[name, arm, ph.replace("-", "_"), st, i, res, ms]
                   for i, st, res, ms in att]

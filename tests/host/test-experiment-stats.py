@@ -201,8 +201,7 @@ BOOT_COLS = ("name arm kernel grouping pcp run status boot_seconds host_load"
              " pgsteal_file pgsteal_anon steals claims load_rate_before"
              " load_rate_during mix_rate_before mix_rate_during").split()
 PHASE_COLS = ("name arm kernel grouping pcp run phase style attempts obtained"
-              " refused bound free9_start pcp_only_start pcp_drains seconds"
-              " lat_p50_ms lat_p90_ms lat_max_ms").split()
+              " refused bound free9_start pcp_only_start pcp_drains").split()
 # per arm, after the load, hugetlb obtained for runs 1..5 (the median
 # boot is run 3); thp is half of it
 REST = {"6.1-on-pinned": (10, 20, 30, 40, 50),
