@@ -47,6 +47,8 @@ abi='pageblock_steal: unsigned long pfn, unsigned long block_pfn, int nid, int f
 pageblock_flip: unsigned long pfn, unsigned long caller, unsigned long gen, int nid, u8 zone, u8 old_mt, u8 new_mt, u8 reason
 pcp_drain: int cpu, int nid, unsigned int nr_unmovable, unsigned int nr_movable, unsigned int nr_reclaimable, unsigned int nr_high_order, unsigned int total, u8 zone, u8 reason
 migrate_folio: unsigned long src_pfn, unsigned long dst_pfn, int result, u8 order, u8 mode, u8 reason, u8 pass, u8 src_mt, u8 dst_mt
+migrate_folio_failed: unsigned long src_pfn, unsigned long dst_pfn, int result, u8 order, u8 mode, u8 reason, u8 pass, u8 src_mt, u8 dst_mt
+migrate_pass: unsigned int nr_succeeded, unsigned int nr_failed, unsigned int nr_retry, u8 stage, u8 pass, u8 mode, u8 reason
 pageblock_state: unsigned long pfn, unsigned long gen, unsigned int seq, unsigned int free_pages, int nid, u8 zone, u8 mt, s8 largest_order
 pageblock_snapshot: unsigned long start_pfn, unsigned long end_pfn, unsigned long gen, unsigned int seq, unsigned int nr_blocks, int nid, u8 zone, u8 phase
 pageblock_census: unsigned long pfn, unsigned int seq, int nid, unsigned int free, unsigned int free_chunks, unsigned int lru, unsigned int movable_ops, unsigned int slab_reclaimable, unsigned int slab_unmovable, unsigned int pgtable, unsigned int kernel, unsigned int free_pcp, unsigned int reserved, unsigned int offline, unsigned int hugetlb, u8 zone, u8 mt'
@@ -71,6 +73,14 @@ migrate_folio mode: MIGRATE_ASYNC MIGRATE_SYNC_LIGHT MIGRATE_SYNC MIGRATE_SYNC_N
 migrate_folio reason: compaction memory_failure memory_hotplug syscall_or_cpuset mempolicy_mbind numa_misplaced contig_range longterm_pin demotion damon@6.12
 migrate_folio src_mt: $mt
 migrate_folio dst_mt: $mt none
+migrate_folio_failed result: $errnos
+migrate_folio_failed mode: MIGRATE_ASYNC MIGRATE_SYNC_LIGHT MIGRATE_SYNC MIGRATE_SYNC_NO_COPY@6.1
+migrate_folio_failed reason: compaction memory_failure memory_hotplug syscall_or_cpuset mempolicy_mbind numa_misplaced contig_range longterm_pin demotion damon@6.12
+migrate_folio_failed src_mt: $mt
+migrate_folio_failed dst_mt: $mt none
+migrate_pass stage: hugetlb unmap_move unmap move
+migrate_pass mode: MIGRATE_ASYNC MIGRATE_SYNC_LIGHT MIGRATE_SYNC MIGRATE_SYNC_NO_COPY@6.1
+migrate_pass reason: compaction memory_failure memory_hotplug syscall_or_cpuset mempolicy_mbind numa_misplaced contig_range longterm_pin demotion damon@6.12
 pageblock_state zone: $zone
 pageblock_state mt: $mt
 pageblock_snapshot zone: $zone
