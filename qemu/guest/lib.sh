@@ -112,9 +112,17 @@ fv_wait_file() {
 # kmem:mm_page_alloc only for orders >= pageblock_order, filtered in the
 # kernel: the high-order outcomes (pfn -1 on failure) of fragview compact,
 # a few hundred events where all orders would be millions.
+# Of the mobility system every event but migrate_folio, which writes one
+# event per folio moved (+13 % in a move_pages(2) loop, bench/results.md):
+# migrate_folio_failed, migrate_pass and mm_migrate_pages say what
+# happened at a bounded cost.  migrate_folio is recorded when the boot
+# asks for it (fv.migrate_folio=1, as the tests do: their oracles check
+# every attempt) or the scenario sets FV_MIGRATE_FOLIO=1.
 fv_events() {
 	per_page=${FV_PER_PAGE_DRAIN:-0}
 	grep -qw 'fv.per_page_drain=1' /proc/cmdline && per_page=1
+	per_folio=${FV_MIGRATE_FOLIO:-0}
+	grep -qw 'fv.migrate_folio=1' /proc/cmdline && per_folio=1
 	for ev in mobility kmem/mm_page_alloc_extfrag kmem/mm_page_pcpu_drain \
 		migrate/mm_migrate_pages compaction kmem/mm_page_alloc; do
 		if [ "$ev" = kmem/mm_page_pcpu_drain ] && [ "$per_page" != 1 ]; then
@@ -126,11 +134,22 @@ fv_events() {
 		fi
 		case $ev in
 		kmem/mm_page_alloc) echo "-e kmem:mm_page_alloc -f order>=$(fv_pageblock_order)" ;;
+		mobility) fv_mobility_events "$per_folio" ;;
 		*/*) echo "-e ${ev%/*}:${ev#*/}" ;;
 		*) echo "-e $ev" ;;
 		esac
 	done
 	fv_stack_events
+}
+
+# fv_mobility_events PER_FOLIO: the mobility events, each by name;
+# migrate_folio only if PER_FOLIO is 1
+fv_mobility_events() {
+	for d in "$TRACING"/events/mobility/*/; do
+		e=$(basename "$d")
+		[ "$e" != migrate_folio ] || [ "$1" = 1 ] || continue
+		echo "-e mobility:$e"
+	done
 }
 
 # The kernel stack of every event that pollutes or claims a pageblock

@@ -114,6 +114,13 @@ build_guest() {
 guest_boot() {
 	local dir=$1 mem=$2 timeout=$3 append=$4 start=$SECONDS
 	shift 4
+	# the oracles check every migration attempt: record migrate_folio,
+	# which the default recording leaves out, unless the boot says
+	# fv.migrate_folio=0
+	case " $append " in
+	*" fv.migrate_folio="*) ;;
+	*) append="fv.migrate_folio=1${append:+ $append}" ;;
+	esac
 	"$tap_top/qemu/run-guest.sh" --kernel "$bz" --initrd "$initrd" \
 		--out "$dir" --mem "$mem" --timeout "$timeout" \
 		${append:+--append "$append"} "$@"
