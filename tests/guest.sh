@@ -132,6 +132,7 @@ if scenario_boot cma cma 8G 900 cma 'hugetlb_cma=1:2G fv.per_page_drain=1'; then
 	host_check replay.py "$out/cma/cma" --reasons isolate,unisolate
 	host_check drain.py "$out/cma/cma" --reasons all --per-page-type "$drain_type"
 	host_check migrations.py "$out/cma/cma" --kernel "$base" --reasons contig_range
+	host_check migrate_pass.py "$out/cma/cma" --kernel "$base" --min-passes 1
 	host_check steal_flip.py "$out/cma/cma" --kernel "$base" --min-steals 0 --min-claimed 0
 fi
 
@@ -318,6 +319,14 @@ host_check migrations.py "$g/20-migrate" --kernel "$base" \
 host_check migrations.py "$g/21-hugemigrate" --kernel "$base" --reasons syscall_or_cpuset
 host_check migrations.py "$g/30-compact" --kernel "$base" --reasons compaction
 host_check migrations.py "$g/40-offline" --kernel "$base" --reasons memory_hotplug
+# the default recording's migrate_folio_failed and migrate_pass against
+# migrate_folio, which the tests record on purpose (fv.migrate_folio=1)
+for s in 20-migrate 21-hugemigrate 30-compact 40-offline; do
+	host_check migrate_pass.py "$g/$s" --kernel "$base" --min-passes 1
+done
+for s in 10-fragment 11-census 41-hotplug-zones 50-drain 60-polluter; do
+	host_check migrate_pass.py "$g/$s" --kernel "$base" --min-passes 0
+done
 host_check drain.py "$g/50-drain" --reasons cpu_dead,all --per-page-type "$drain_type"
 host_check drain.py "$g/40-offline" --reasons all --per-page-type "$drain_type"
 host_check replay.py "$g/50-drain"

@@ -3,7 +3,8 @@
 # so the host can check it against the documented ABI (tracepoints/)
 ev=/sys/kernel/tracing/events/mobility
 rc=0
-for e in pageblock_steal pageblock_flip pcp_drain migrate_folio pageblock_state \
+for e in pageblock_steal pageblock_flip pcp_drain migrate_folio migrate_folio_failed \
+	 migrate_pass pageblock_state \
 	 pageblock_snapshot pageblock_census; do
 	if [ -r "$ev/$e/format" ]; then
 		cp "$ev/$e/format" "$OUT/$e.format"

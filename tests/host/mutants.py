@@ -3,7 +3,8 @@
 """Mutation suite: do the observers notice a capture a buggy kernel wrote?
 
 From each committed real capture (tests/fixtures/v2-*.dat of the 6.1
-series, v612-*.dat of the 6.12 one, v3-census.dat of series v3 on 6.1) it makes mutants, each one defect in
+series, v612-*.dat of the 6.12 one, v3-census.dat of series v3 on 6.1,
+v3-compact.dat and v612-v3-compact.dat of series v3's migration events) it makes mutants, each one defect in
 the binary events, for every mobility event and every field:
   swap      the field's values of two events exchanged
   +1, -1    the field of one event shifted by one
@@ -15,7 +16,7 @@ captures that have the event, so that the suite stays within minutes.
 Every observer reads every mutant: `fragview check` (killed: exit status
 not 0), and the oracles of tests/host/ on its `trace-cmd report` (killed:
 one of them fails): fields.py, replay.py, steal_flip.py, drain.py (with
-kmem:mm_page_pcpu_drain).  They stop at the
+kmem:mm_page_pcpu_drain), migrations.py, migrate_pass.py.  They stop at the
 first that kills it unless --all.
 
 A mutant no observer kills must be matched by a pattern of
@@ -49,15 +50,17 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(HERE))
 FIXTURES = os.path.join(TOP, 'tests', 'fixtures')
 CAPTURES = ('v2-census', 'v2-compact', 'v2-hotplug-zones', 'v2-offline', 'v2-polluter',
-            'v612-fragment', 'v612-offline', 'v3-census')
+            'v612-fragment', 'v612-offline', 'v3-census', 'v3-compact', 'v612-v3-compact')
 # the report oracles (@PB@: the capture's pageblocks dump), each on the
-# captures that have the kmem event it needs (None: every capture)
+# captures that have the kmem event it needs, or the mobility event whose
+# format it needs (None: every capture)
 ORACLES = (
     ('fields.py', ['--pageblocks', '@PB@'], None),
     ('replay.py', ['--pageblocks', '@PB@', '--min-flips', '0'], None),
     ('steal_flip.py', ['--min-steals', '0', '--min-claimed', '0'], None),
     ('drain.py', ['--pageblocks', '@PB@'], 'mm_page_pcpu_drain'),
     ('migrations.py', [], 'mm_migrate_pages'),
+    ('migrate_pass.py', [], 'migrate_pass'),
 )
 EVENT_OPS = ('drop', 'dup', 'reorder')
 SYMBOLS_PER_FIELD = 2
@@ -183,7 +186,8 @@ class Observers:
 
     def names(self, cap):
         return ['fragview check'] + [o for o, _, need in ORACLES
-                                     if need is None or need in cap.kmem]
+                                     if need is None or need in cap.kmem or
+                                     need in cap.formats]
 
     def run(self, cap, path):
         """{observer: (killed, detail)}; stops at the first kill unless all."""
@@ -196,11 +200,12 @@ class Observers:
             subprocess.run(['trace-cmd', 'report', '-i', path], stdout=f,
                            stderr=subprocess.DEVNULL)
         for script, args, need in ORACLES:
-            if need is not None and need not in cap.kmem:
+            if need is not None and need not in cap.kmem and need not in cap.formats:
                 continue
             argv = ['--report', self.report, '--name', cap.name] + \
                 [cap.pageblocks if a == '@PB@' else a for a in args]
-            if script in ('steal_flip.py', 'migrations.py') and cap.name.startswith('v612-'):
+            if script in ('steal_flip.py', 'migrations.py', 'migrate_pass.py') and \
+                    cap.name.startswith('v612-'):
                 argv += ['--kernel', '6.12']    # that base's claim rule
             rc, out = run_oracle(script, argv)
             res[script] = (rc != 0, '; '.join(l for l in out.splitlines()

@@ -253,19 +253,27 @@ def migration_wrong_reason(L, side):
 PID = re.compile(r'-(\d+)\s+\[')
 
 
-def _in_seen_call(L, want):
-    """The first migrate_folio, with its call's end, of a call tracing saw
-    from its start (its task ended one before) for which want(line) holds."""
+def _seen_call_index(L, event, want):
+    """The index of the first EVENT line for which want(line) holds in a
+    call tracing saw from its start (its task ended one before)."""
     ended = set()
     for i, l in enumerate(L):
         pid = PID.search(l).group(1) if PID.search(l) else None
         if ev(l) == 'mm_migrate_pages':
             ended.add(pid)
-        elif ev(l) == 'migrate_folio' and pid in ended and want(l):
-            end = next(m for m in L[i:] if ev(m) == 'mm_migrate_pages' and
-                       PID.search(m).group(1) == pid)
-            return i, end
-    raise SystemExit('mutate.py: no migrate_folio in a call seen whole')
+        elif ev(l) == event and pid in ended and want(l):
+            return i
+    raise SystemExit('mutate.py: no %s in a call seen whole' % event)
+
+
+def _in_seen_call(L, want):
+    """The first migrate_folio, with its call's end, of a call tracing saw
+    from its start (its task ended one before) for which want(line) holds."""
+    i = _seen_call_index(L, 'migrate_folio', want)
+    pid = PID.search(L[i]).group(1)
+    end = next(m for m in L[i:] if ev(m) == 'mm_migrate_pages' and
+               PID.search(m).group(1) == pid)
+    return i, end
 
 
 def migration_pass_without_retry(L, side):
@@ -743,6 +751,74 @@ def pmem_offline_other_node(L, side):
     return L
 
 
+def _first(L, event, want=lambda l: True):
+    return next(i for i, l in enumerate(L) if ev(l) == event and want(l))
+
+
+def _pass_in_seen_call(L, want):
+    """The first migrate_pass for which want(line) holds of a call tracing
+    saw from its start."""
+    return _seen_call_index(L, 'migrate_pass', want)
+
+
+def failed_record_dropped(L, side):
+    """migrate_folio_failed misses one failed attempt migrate_folio reports
+    (its condition tested the wrong value)."""
+    i = _first(L, 'migrate_folio_failed')
+    return L[:i] + L[i + 1:]
+
+
+def success_recorded_failed(L, side):
+    """migrate_folio_failed also writes a successful attempt (no condition)."""
+    i = _first(L, 'migrate_folio', lambda l: field(l, 'result') == 'success')
+    return L[:i + 1] + [L[i].replace('migrate_folio: ', 'migrate_folio_failed: ', 1)] + L[i + 1:]
+
+
+def failed_record_other_dst(L, side):
+    """migrate_folio_failed reports another destination than its attempt's
+    (fields assigned from stale arguments)."""
+    L = list(L)
+    i = _first(L, 'migrate_folio_failed')
+    L[i] = setf(L[i], 'dst_pfn', '0x%x' % (int(field(L[i], 'dst_pfn'), 16) + 1))
+    return L
+
+
+def pass_success_miscounted(L, side):
+    """A pass reports one page more moved than its attempts moved."""
+    L = list(L)
+    i = _pass_in_seen_call(L, lambda l: int(field(l, 'nr_succeeded')) > 0)
+    L[i] = setf(L[i], 'nr_succeeded', int(field(L[i], 'nr_succeeded')) + 1)
+    return L
+
+
+def pass_retry_miscounted(L, side):
+    """A pass misreports the pages it left for the next pass (nr_retry
+    from the wrong counter): none where it left some, else some."""
+    L = list(L)
+    try:
+        i = _pass_in_seen_call(L, lambda l: int(field(l, 'nr_retry')) > 0)
+        L[i] = setf(L[i], 'nr_retry', 0)
+    except SystemExit:
+        i = _pass_in_seen_call(L, lambda l: int(field(l, 'nr_succeeded')) > 0)
+        L[i] = setf(L[i], 'nr_retry', field(L[i], 'nr_succeeded'))
+    return L
+
+
+def pass_other_stage(L, side):
+    """A batch pass reports a stage its kernel does not have (6.1's
+    unmap_move on 6.12, 6.12's unmap on 6.1)."""
+    L = list(L)
+    i = _first(L, 'migrate_pass', lambda l: field(l, 'stage') != 'hugetlb')
+    L[i] = setf(L[i], 'stage', 'unmap' if field(L[i], 'stage') == 'unmap_move'
+                else 'unmap_move')
+    return L
+
+
+def pass_dropped(L, side):
+    """The end of one pass with attempts never reached the trace."""
+    i = _pass_in_seen_call(L, lambda l: int(field(l, 'nr_succeeded')) > 0)
+    return L[:i] + L[i + 1:]
+
 DEFECTS = {f.__name__.replace('_', '-'): f for f in (
     pmem_reserve_offline, pmem_offline_lost, pmem_offline_other_node,
     zonemark_min_off, zonemark_low_above_high, zonemark_managed_wrong, zonemark_dropped,
@@ -763,7 +839,9 @@ DEFECTS = {f.__name__.replace('_', '-'): f for f in (
     migration_failure_as_success, migration_wrong_mode,
     migration_wrong_reason, migration_pass_without_retry, migration_sync_before_async,
     migration_sync_unbatched, migration_out_of_list_order,
-    extfrag_wrong_order)}
+    extfrag_wrong_order, failed_record_dropped, success_recorded_failed,
+    failed_record_other_dst, pass_success_miscounted, pass_retry_miscounted, pass_other_stage,
+    pass_dropped)}
 
 # reports a correct kernel could write, that an oracle must pass
 VALID = {f.__name__.replace('_', '-'): f for f in (

@@ -308,6 +308,21 @@ case_ migration-sync-before-async migrations.py v612-compact.report.gz - "call's
 case_ migration-sync-unbatched migrations.py v612-offline.report.gz - "call's mode" -- \
 	--kernel 6.12
 case_ migration-out-of-list-order migrations.py compact.report.gz - 'descending src_pfn' --
+# the default recording's migrate_folio_failed and migrate_pass against
+# migrate_folio and mm_migrate_pages (migrate_pass.py), from the real 6.1
+# and 6.12 compaction captures of series v3 (cut.py --v3-migrate)
+for k in 6.1 6.12; do
+	fx=v3-compact.report.gz
+	[ $k = 6.1 ] || fx=v612-v3-compact.report.gz
+	case_ failed-record-dropped migrate_pass.py $fx - 'exactly the failed' -- --kernel $k
+	case_ success-recorded-failed migrate_pass.py $fx - 'exactly the failed' -- --kernel $k
+	case_ failed-record-other-dst migrate_pass.py $fx - 'exactly the failed' -- --kernel $k
+	case_ pass-success-miscounted migrate_pass.py $fx - 'counts the pages' -- --kernel $k
+	case_ pass-retry-miscounted migrate_pass.py $fx - 'counts the pages' -- --kernel $k
+	case_ pass-other-stage migrate_pass.py $fx - 'its stage is one of' -- --kernel $k
+	case_ pass-dropped migrate_pass.py $fx - 'counts the pages|no attempt comes after' -- \
+		--kernel $k
+done
 # each steal against the claim rule and mainline's mm_page_alloc_extfrag
 case_ extfrag-wrong-order steal_flip.py extfrag.report.gz - 'mm_page_alloc_extfrag' --
 case_ extfrag-wrong-order steal_flip.py v612-extfrag.report.gz - 'mm_page_alloc_extfrag' -- \
