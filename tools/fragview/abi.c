@@ -60,6 +60,28 @@ static const char *steal_impossible(const struct fv_event *ev,
 	return NULL;
 }
 
+/* migrate_folio and migrate_folio_failed: one event class */
+static const char *attempt_impossible(const struct fv_event *ev)
+{
+	if ((ev->migrate.dst_pfn == 0) != (ev->migrate.dst_mt == FV_MT_NONE))
+		return "dst_mt none iff dst_pfn 0";
+	if (ev->migrate.pass >= FV_MIGRATE_PASSES)
+		return "pass beyond the retry loops' passes";
+	if (ev->kind == FV_EV_MIGRATE_FAILED && !ev->migrate.result)
+		return "result success (migrate_folio_failed fires on a failure only)";
+	return NULL;
+}
+
+static const char *pass_impossible(const struct fv_event *ev)
+{
+	if (ev->mpass.pass >= FV_MIGRATE_PASSES)
+		return "pass beyond the retry loops' passes";
+	if (ev->mpass.stage == FV_STAGE_HUGETLB && !ev->mpass.nr_succeeded &&
+	    !ev->mpass.nr_failed && !ev->mpass.nr_retry)
+		return "a hugetlb pass that tried no folio (never reported)";
+	return NULL;
+}
+
 const char *fv_event_impossible(const struct fv_event *ev,
 				unsigned int pageblock_order)
 {
@@ -79,9 +101,10 @@ const char *fv_event_impossible(const struct fv_event *ev,
 			return "total is not the sum of the lists, or zero";
 		return NULL;
 	case FV_EV_MIGRATE:
-		if ((ev->migrate.dst_pfn == 0) != (ev->migrate.dst_mt == FV_MT_NONE))
-			return "dst_mt none iff dst_pfn 0";
-		return NULL;
+	case FV_EV_MIGRATE_FAILED:
+		return attempt_impossible(ev);
+	case FV_EV_MIGRATE_PASS:
+		return pass_impossible(ev);
 	case FV_EV_WMARK:
 		/* mm/page_alloc.c: low = min + tmp, high = low + tmp */
 		if (ev->wmark.min > ev->wmark.low || ev->wmark.low > ev->wmark.high)

@@ -17,6 +17,13 @@
 #define FV_MAX_BUDDY_ORDER 10
 
 /*
+ * Passes of a retry loop of migrate_pages(), counted from 0: at most
+ * NR_MAX_MIGRATE_PAGES_RETRY (10) on both bases, whose other loops have
+ * fewer (6.12: 3 batched, 7 alone; tracepoints/migrate_pass.md).
+ */
+#define FV_MIGRATE_PASSES 10
+
+/*
  * Why @ev is impossible ("old_mt equals new_mt"), or NULL when it is
  * not; @pageblock_order: of the capture.
  */

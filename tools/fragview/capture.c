@@ -4,6 +4,7 @@
 #include "capture.h"
 #include "compaction.h"
 #include "integrity.h"
+#include "migform.h"
 #include "stats.h"
 #include "util.h"
 
@@ -15,6 +16,8 @@ struct loader {
 	const struct fv_trace_info *info;	/* which events the file has */
 	struct capture_filter *f;		/* NULL: everything */
 	bool started;				/* the window is resolved */
+	bool have_form;				/* mig is set (start_form()) */
+	struct fv_migform mig;			/* what of the migrations counts */
 	/* per CPU: a steal whose mm_page_alloc_extfrag is still to come */
 	uint64_t steal_open[CAPTURE_MAX_CPUS / 64];
 };
@@ -78,11 +81,27 @@ static bool extfrag_of_steal(struct loader *l, const struct fv_event *ev)
 }
 
 /*
+ * What of the migration events counts depends on which the capture
+ * holds (migform.h): the model and the statistics know it before the
+ * first event.  The formats come before any record (trace.h).
+ */
+static void start_form(struct loader *l)
+{
+	l->have_form = true;
+	fv_migform_init(&l->mig, l->info->have);
+	l->m->mig = l->mig;
+	if (l->s)
+		l->s->mig = l->mig;
+}
+
+/*
  * The stock events are the fallback for kernels without our series.  A
  * patched kernel emits both for the same allocation or migration, so
  * counting both would count everything twice: the mobility event, which
  * says more, wins.  A capture's extfrag has no mobility event: it counts,
- * as an unclaimed steal.
+ * as an unclaimed steal.  The same goes for the migration events: a
+ * migrate_folio_failed repeats its migrate_folio, mm_migrate_pages adds
+ * up the migrate_folio of its call (fv_mig_role()).
  */
 static bool superseded(struct loader *l, const struct fv_event *ev)
 {
@@ -90,7 +109,7 @@ static bool superseded(struct loader *l, const struct fv_event *ev)
 
 	if (ev->kind == FV_EV_EXTFRAG && l->info->have[FV_EV_STEAL])
 		return of_steal;
-	return ev->kind == FV_EV_MIGRATE_SUM && l->info->have[FV_EV_MIGRATE];
+	return fv_mig_role(&l->mig, ev) == FV_MIG_DROP;
 }
 
 static int on_event(const struct fv_event *ev, void *ctx)
@@ -99,6 +118,8 @@ static int on_event(const struct fv_event *ev, void *ctx)
 
 	bool counted;
 
+	if (!l->have_form)
+		start_form(l);
 	if (superseded(l, ev) || !in_window(l, ev))
 		return 0;
 	/* a stack follows its event on the same CPU: both or neither */
@@ -160,7 +181,7 @@ static int compaction_needs(const char *path, const struct fv_model *m,
 {
 	bool any = false;
 
-	for (int k = FV_EV_FIRST_COMPACT; k < FV_EV_NR; k++)
+	for (int k = FV_EV_FIRST_COMPACT; k < FV_EV_END_COMPACT; k++)
 		any |= info->have[k];
 	if (!any) {
 		warn("%s: no compaction:* or kmem:mm_page_alloc events in this capture",
@@ -212,6 +233,8 @@ int load_capture_blame(const char *path, struct fv_model *m,
 		l.c = m->compact = fv_compact_new();
 	if (fv_trace_read_blame(path, info, on_event, &l, b ? &tb : NULL))
 		return -1;
+	if (!l.have_form)	/* no event: the formats still say what is missing */
+		start_form(&l);
 	m->expect_snap_events = info->have[FV_EV_SNAPSHOT];
 	if (l.c) {
 		l.c->have_alloc_event = info->have[FV_EV_ALLOC];
@@ -232,7 +255,9 @@ int load_capture_blame(const char *path, struct fv_model *m,
 		return compaction_needs(path, m, info);
 	for (int k = FV_EV_STATE; k <= FV_EV_MIGRATE; k++)
 		mobility |= info->have[k];
-	mobility |= info->have[FV_EV_CENSUS];
+	mobility |= info->have[FV_EV_CENSUS] ||
+		    info->have[FV_EV_MIGRATE_FAILED] ||
+		    info->have[FV_EV_MIGRATE_PASS];
 	stock = info->have[FV_EV_EXTFRAG] || info->have[FV_EV_MIGRATE_SUM];
 	if (!mobility && !stock) {
 		warn("%s: no mobility or kmem/migrate events in this capture", path);

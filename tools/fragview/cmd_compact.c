@@ -11,7 +11,8 @@ static const char about[] =
 "scanned and isolated, pages migrated and failed, and the status each run\n"
 "ended with; outcomes per zone and order (with mm_compaction_suitable\n"
 "verdicts and deferrals); migration failures by result\n"
-"(mobility:migrate_folio); and the high-order timeline: every allocation\n"
+"(mobility:migrate_folio, or migrate_folio_failed); and the high-order\n"
+"timeline: every allocation\n"
 "of order >= pageblock_order (kmem:mm_page_alloc, failed when its pfn is\n"
 "-1) and every run's end, in time order.\n";
 

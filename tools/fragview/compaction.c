@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "compaction.h"
+#include "migform.h"
 #include "util.h"
 
 struct fv_compact *fv_compact_new(void)
@@ -276,18 +277,25 @@ static void zone_event(struct fv_compact *c, const struct fv_event *ev,
 void fv_compact_apply(struct fv_compact *c, const struct fv_event *ev,
 		      uint64_t ts)
 {
+	bool attempt = ev->kind == FV_EV_MIGRATE ||
+		       ev->kind == FV_EV_MIGRATE_FAILED;
 	struct fv_crun *r;
 
-	if (!fv_compact_kind(ev->kind) && ev->kind != FV_EV_MIGRATE)
+	if (!fv_compact_kind(ev->kind) && !attempt)
 		return;
 	/* records in the order of the model's (fv_model_apply()) */
 	if (ts < c->last_ts)
 		ts = c->last_ts;
 	c->last_ts = ts;
-	if (ev->kind == FV_EV_MIGRATE) {
+	/*
+	 * migrate_folio_failed: the failures of a default recording (a
+	 * capture with migrate_folio too has them twice: capture.c drops
+	 * them, migform.h)
+	 */
+	if (attempt) {
 		struct fv_cfail *f;
 
-		if (!ev->migrate.result)
+		if (!fv_mig_failed(ev))
 			return;
 		f = PUSH(c, fails, nr_fails, fails_cap);
 		f->ts = ts;

@@ -3,7 +3,8 @@
  * compaction.h - pure model of compaction runs and high-order outcomes.
  *
  * Fed by fv_model_apply() with the stock compaction events, the
- * mobility:migrate_folio failures and kmem:mm_page_alloc, it keeps:
+ * mobility:migrate_folio (or migrate_folio_failed) failures and
+ * kmem:mm_page_alloc, it keeps:
  *
  *   - one struct fv_crun per compaction run (mm_compaction_begin to
  *     mm_compaction_end of one task): its zone, order, where the migrate
@@ -11,8 +12,8 @@
  *     how many pages it migrated, and the status it ended with;
  *   - every scanner pass (mm_compaction_isolate_*: one per pageblock the
  *     scanner looked at), with its pfn range, for the maps;
- *   - migrations that failed (mobility:migrate_folio, result != 0): where
- *     and why, for the maps;
+ *   - migrations that failed (mobility:migrate_folio, result != 0, or
+ *     migrate_folio_failed: migform.h): where and why, for the maps;
  *   - allocations of order >= pageblock_order, and whether they failed
  *     (kmem:mm_page_alloc, pfn -1 when __alloc_pages() returns NULL);
  *   - outcomes per (node, zone, order): runs by end status, deferrals,
@@ -64,7 +65,7 @@ struct fv_cscan {
 	bool free;			/* free scanner (else migrate scanner) */
 };
 
-/* A page that failed to migrate (mobility:migrate_folio) */
+/* A folio that failed to migrate (migrate_folio, migrate_folio_failed) */
 struct fv_cfail {
 	uint64_t ts, pfn;
 	int32_t result;			/* -errno */
@@ -151,13 +152,15 @@ void fv_compact_free(struct fv_compact *c);
 /* Whether fv_compact_apply() wants this kind of event. */
 static inline bool fv_compact_kind(uint8_t kind)
 {
-	return kind >= FV_EV_FIRST_COMPACT && kind < FV_EV_NR;
+	return kind >= FV_EV_FIRST_COMPACT && kind < FV_EV_END_COMPACT;
 }
 
 /*
  * Feed one event (an older ts is taken as the latest one's, as the model
- * does).  Takes the compaction kinds,
- * FV_EV_ALLOC and FV_EV_MIGRATE (failures only); ignores the rest.
+ * does).  Takes the compaction kinds, FV_EV_ALLOC, and the failed
+ * attempts of FV_EV_MIGRATE and FV_EV_MIGRATE_FAILED (migform.h: feed
+ * the latter only when the capture has no migrate_folio); ignores the
+ * rest.
  */
 void fv_compact_apply(struct fv_compact *c, const struct fv_event *ev,
 		      uint64_t ts);

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "abi.h"
+#include "migform.h"
 #include "model.h"
 #include "rowidx.h"
 #include "util.h"
@@ -641,12 +642,12 @@ static int apply_steal(struct fv_model *m, const struct fv_event *ev,
 	return 0;
 }
 
-static void apply_migrate(struct fv_model *m, const struct fv_event *ev,
-			  uint64_t ts)
+/* One attempt of one folio: the chart and the source block count it. */
+static void apply_attempt(struct fv_model *m, const struct fv_event *ev,
+			  struct fv_bucket *bk, uint64_t ts)
 {
-	struct fv_bucket *bk = bucket_for(m, ts);
 	long i = fv_model_find_block(m, ev->migrate.src_pfn);
-	bool ok = ev->migrate.result == 0;
+	bool ok = !fv_mig_failed(ev);
 
 	if (ok)
 		bk->migrate_ok++;
@@ -660,8 +661,37 @@ static void apply_migrate(struct fv_model *m, const struct fv_event *ev,
 		m->blocks[i].n.migrate_ok++;
 	else
 		m->blocks[i].n.migrate_fail++;
+	/* the block details show migrate_folio_failed as a failed attempt */
 	hist_push(m, i, ts, FV_EV_MIGRATE, ev->migrate.mode, ev->migrate.reason,
 		  ev->migrate.pass, ev->migrate.result);
+}
+
+/*
+ * migrate_folio, migrate_folio_failed, mm_migrate_pages, migrate_pass,
+ * as the capture's form says (migform.h): a call's or a pass's pages go
+ * to the chart only, as they name no block.
+ */
+static void apply_migration(struct fv_model *m, const struct fv_event *ev,
+			    uint64_t ts)
+{
+	struct fv_bucket *bk = bucket_for(m, ts);
+	enum fv_mig_role role = fv_mig_role(&m->mig, ev);
+	uint64_t ok, failed;
+
+	switch (role) {
+	case FV_MIG_ATTEMPT:
+		apply_attempt(m, ev, bk, ts);
+		break;
+	case FV_MIG_TOTALS:
+	case FV_MIG_OK_TOTALS:
+		fv_mig_pages(ev, &ok, &failed);
+		bk->migrate_ok += ok;
+		if (role == FV_MIG_TOTALS)
+			bk->migrate_fail += failed;
+		break;
+	default:
+		break;
+	}
 }
 
 /*
@@ -740,12 +770,10 @@ int fv_model_apply(struct fv_model *m, const struct fv_event *ev)
 		bk->drained_pages += ev->drain.total;
 		return 0;
 	case FV_EV_MIGRATE:
-		apply_migrate(m, ev, ts);
-		return 0;
+	case FV_EV_MIGRATE_FAILED:
 	case FV_EV_MIGRATE_SUM:
-		bk = bucket_for(m, ts);
-		bk->migrate_ok += ev->msum.succeeded;
-		bk->migrate_fail += ev->msum.failed;
+	case FV_EV_MIGRATE_PASS:
+		apply_migration(m, ev, ts);
 		return 0;
 	case FV_EV_SNAPSHOT:
 		bucket_for(m, ts);

@@ -133,9 +133,17 @@ enum fv_ev_kind {
 	FV_EV_CSCAN_FAST,	/* compaction:mm_compaction_fast_isolate_freepages */
 	FV_EV_WMARK,		/* ftrace:print "fragview_zone: ..." (a zone's
 				 * free pages and watermarks, /proc/zoneinfo) */
+	/* series v3 patch 11, the default recording (migform.h) */
+	FV_EV_MIGRATE_FAILED,	/* mobility:migrate_folio_failed: the record
+				 * of migrate_folio, failed attempts only */
+	FV_EV_MIGRATE_PASS,	/* mobility:migrate_pass */
 	FV_EV_NR,
 };
+/* compaction.h's kinds: FV_EV_FIRST_COMPACT up to FV_EV_END_COMPACT - 1 */
 #define FV_EV_FIRST_COMPACT FV_EV_CSCAN_MIGRATE
+#define FV_EV_END_COMPACT FV_EV_MIGRATE_FAILED
+/* the reader sends which formats a capture has as a 32-bit mask (wire.h) */
+_Static_assert(FV_EV_NR <= 32, "enum fv_ev_kind fits the wire's have mask");
 const char *fv_ev_kind_name(enum fv_ev_kind k);	/* "state", "flip", ... */
 
 /* include/trace/events/mmflags.h COMPACTION_STATUS, by name */
@@ -148,6 +156,18 @@ const char *fv_cstatus_name(enum fv_compact_status s);	/* "skipped", ... */
 enum fv_compact_status fv_cstatus_parse(const char *name);
 
 enum fv_snap_phase { FV_SNAP_BEGIN, FV_SNAP_END, FV_SNAP_UNKNOWN, FV_SNAP_NR };
+
+/*
+ * The retry loop of migrate_pages() a migrate_pass ends a pass of, by the
+ * names of its stage table (tracepoints/migrate_pass.md): hugetlb on both
+ * bases, unmap_move on 6.1, unmap and move on 6.12.
+ */
+enum fv_mpass_stage {
+	FV_STAGE_HUGETLB, FV_STAGE_UNMAP_MOVE, FV_STAGE_UNMAP, FV_STAGE_MOVE,
+	FV_STAGE_UNKNOWN, FV_STAGE_NR,
+};
+const char *fv_stage_name(enum fv_mpass_stage s);	/* "hugetlb", ... */
+enum fv_mpass_stage fv_stage_parse(const char *name);
 
 const char *fv_snap_phase_name(enum fv_snap_phase p);	/* "begin", "end" */
 enum fv_snap_phase fv_snap_phase_parse(const char *name);
@@ -252,7 +272,7 @@ struct fv_event {
 			uint32_t total;
 			uint8_t zone, reason;
 		} drain;
-		struct {		/* FV_EV_MIGRATE */
+		struct {		/* FV_EV_MIGRATE, FV_EV_MIGRATE_FAILED */
 			uint64_t src_pfn, dst_pfn;
 			int32_t result;		/* 0 or -errno */
 			uint8_t order, mode, reason, pass, src_mt, dst_mt;
@@ -305,6 +325,11 @@ struct fv_event {
 			uint8_t mt;
 		} alloc;
 		struct fv_wmark wmark;	/* FV_EV_WMARK */
+		struct {		/* FV_EV_MIGRATE_PASS: base pages */
+			uint32_t nr_succeeded, nr_failed, nr_retry;
+			uint8_t stage;		/* enum fv_mpass_stage */
+			uint8_t pass, mode, reason;
+		} mpass;
 	};
 };
 _Static_assert(sizeof(struct fv_event) == 56, "the wire and seed layout");
@@ -314,13 +339,26 @@ _Static_assert(offsetof(struct fv_event, cpu) == 8 &&
 	       offsetof(struct fv_event, state) == 16,
 	       "the wire and seed layout");
 
+/*
+ * The migration formats a capture holds, which decide what of its
+ * migration events counts (migform.h).  All false: every event counts by
+ * its own kind (a model fed by hand).
+ */
+struct fv_migform {
+	bool folio;		/* mobility:migrate_folio */
+	bool failed;		/* mobility:migrate_folio_failed */
+	bool sum;		/* migrate:mm_migrate_pages */
+	bool pass;		/* mobility:migrate_pass */
+};
+
 /* Counters a block keeps for the whole capture. */
 struct fv_block_counts {
 	uint32_t steals;		/* steals that took pages from this block */
 	uint32_t claims;		/* ... of which claimed the block */
 	uint32_t flips;
-	uint32_t migrate_ok;		/* migrate_folio with src in this block, result 0 */
-	uint32_t migrate_fail;		/* ... result != 0 */
+	uint32_t migrate_ok;		/* migrate_folio with src in this block, result 0
+					 * (not measured: fv_migform_ok_unrecorded()) */
+	uint32_t migrate_fail;		/* ... result != 0, or migrate_folio_failed */
 };
 
 struct fv_block {
@@ -434,6 +472,7 @@ struct fv_steal_rec {		/* a steal from the block (keep_steal_times) */
 #define FV_NBUCKETS 512			/* time buckets for the charts */
 struct fv_bucket {
 	uint32_t steals, claims, flips, drains, drained_pages;
+	/* attempts per folio, or pages per call or pass (migform.h) */
 	uint32_t migrate_ok, migrate_fail;
 	uint32_t blocks[FV_MT_NR];	/* blocks per type at the bucket's end */
 };
@@ -471,6 +510,12 @@ struct fv_model {
 					 * pageblock_steal or extfrag) */
 	struct fv_steal_rec *steal_recs;
 	size_t nr_steal_recs;
+	/*
+	 * What of the migration events counts (migform.h), set before the
+	 * first event: per folio (blocks, charts) or per call or pass
+	 * (charts only).
+	 */
+	struct fv_migform mig;
 	/* every zone watermark record (FV_EV_WMARK), in time order */
 	struct fv_wmark_rec *wmarks;
 	size_t nr_wmarks;

@@ -48,7 +48,8 @@ static const char *const kind_names[FV_EV_NR] = {
 	"snapshot", "lost", "census", "stack", "compact_scan_migrate",
 	"compact_scan_free", "compact_begin", "compact_end", "compact_migrated",
 	"compact_suitable", "compact_finished", "compact_deferred", "compact_try",
-	"page_alloc", "compact_scan_fast", "zone_watermarks",
+	"page_alloc", "compact_scan_fast", "zone_watermarks", "migrate_failed",
+	"migrate_pass",
 };
 
 static const char *const census_count_names[FV_CN_NR] = {
@@ -65,6 +66,10 @@ static const char *const cstatus_names[FV_CS_NR] = {
 
 static const char *const phase_names[FV_SNAP_NR] = {
 	"begin", "end", "unknown",
+};
+
+static const char *const stage_names[FV_STAGE_NR] = {
+	"hugetlb", "unmap_move", "unmap", "move", "unknown",
 };
 
 static const char *name_of(const char *const *tab, size_t nr, unsigned int v)
@@ -159,6 +164,16 @@ const char *fv_snap_phase_name(enum fv_snap_phase p)
 enum fv_snap_phase fv_snap_phase_parse(const char *name)
 {
 	return parse_in(phase_names, NR(phase_names), name);
+}
+
+const char *fv_stage_name(enum fv_mpass_stage s)
+{
+	return name_of(stage_names, NR(stage_names), s);
+}
+
+enum fv_mpass_stage fv_stage_parse(const char *name)
+{
+	return parse_in(stage_names, NR(stage_names), name);
 }
 
 const char *fv_ev_kind_name(enum fv_ev_kind k)

@@ -7,6 +7,7 @@
  */
 #include <inttypes.h>
 
+#include "migform.h"
 #include "render_compact.h"
 
 void compact_heading(struct tab *t, const struct fv_model *m,
@@ -117,7 +118,9 @@ void compact_fails(struct tab *t, const struct fv_model *m,
 	size_t n = compact_count_fails(c, m->pageblock_order, fc);
 
 	if (n)
-		tab_txt(t, "\nMigration failures (mobility:migrate_folio)\n");
+		tab_txt(t, "\nMigration failures (mobility:%s)\n",
+			fv_migform_ok_unrecorded(&m->mig) ?
+			"migrate_folio_failed" : "migrate_folio");
 	tab_columns(t, cols);
 	tab_break(t, "\n");
 	tab_open(t, "migration_failures", '[');

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "integrity.h"
+#include "migform.h"
 #include "render_map_common.h"
 #include "render_map_html_views.h"
 #include "render_map_compact.h"
@@ -74,6 +75,21 @@ static const char *drain_name(int i) { return fv_drain_reason_name(i); }
 static const char *mode_name(int i) { return fv_mode_name(i); }
 static const char *mr_name(int i) { return fv_mr_name(i); }
 static const char *ev_name(int i) { return fv_ev_kind_name(i); }
+
+/* Where the migration counts come from (migform.h): charts, details. */
+static void put_migform(FILE *out, const struct fv_migform *f)
+{
+	const char *from[] = { fv_migform_ok_source(f),
+			       fv_migform_failed_source(f) };
+
+	fprintf(out, ",\"mig\":{\"okUnrecorded\":%s",
+		fv_migform_ok_unrecorded(f) ? "true" : "false");
+	fputs(",\"ok\":", out);
+	from[0] ? map_put_json_str(out, from[0]) : (void)fputs("null", out);
+	fputs(",\"failed\":", out);
+	from[1] ? map_put_json_str(out, from[1]) : (void)fputs("null", out);
+	fputc('}', out);
+}
 
 static void put_names(FILE *out)
 {
@@ -349,6 +365,7 @@ static void put_data(struct html_ctx *c, const struct map_opts *o)
 	for (int k = 0; k < FV_EV_NR; k++)
 		fprintf(c->out, k ? ",%" PRIu64 : "%" PRIu64, m->nr_events[k]);
 	fputc(']', c->out);
+	put_migform(c->out, &m->mig);
 	put_names(c->out);
 	fputs(",\n\"palette\":[", c->out);
 	for (int t = 0; t < FV_MT_NR; t++)

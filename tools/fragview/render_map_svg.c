@@ -10,6 +10,7 @@
 #include <inttypes.h>
 
 #include "integrity.h"
+#include "migform.h"
 #include "render_map_common.h"
 #include "render_map_compact.h"
 
@@ -97,9 +98,15 @@ static void put_block(FILE *out, const struct fv_model *m,
 	fprintf(out, "pfn 0x%" PRIx64 "-0x%" PRIx64 " %s, node %d %s",
 		b->pfn, b->pfn + v->pages_per_block - 1, fv_mt_name(mt),
 		b->nid, fv_zone_name(b->zone));
-	fprintf(out, " (steals %u, claims %u, flips %u, migrated %u ok %u "
-		"failed)", b->n.steals, b->n.claims, b->n.flips,
-		b->n.migrate_ok, b->n.migrate_fail);
+	fprintf(out, " (steals %u, claims %u, flips %u, ", b->n.steals,
+		b->n.claims, b->n.flips);
+	/* a default recording has the failed attempts only (migform.h) */
+	if (fv_migform_ok_unrecorded(&m->mig))
+		fprintf(out, "migrations %u failed, successes not recorded)",
+			b->n.migrate_fail);
+	else
+		fprintf(out, "migrated %u ok %u failed)", b->n.migrate_ok,
+			b->n.migrate_fail);
 	if (v->cell)
 		put_cell_title(out, v, i);
 	fputs("</title>", out);

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * render_stats_moves.c - the per-cpu list drains and the migrations of
- * "fragview stats" (a part of the walker of render_stats_table.c).
+ * render_stats_moves.c - the per-cpu list drains, the migrations and
+ * their retry passes of "fragview stats" (a part of the walker of
+ * render_stats_table.c).
  */
 #include <inttypes.h>
 #include <string.h>
 
+#include "migform.h"
 #include "render.h"
 #include "render_stats.h"
 
@@ -117,15 +119,34 @@ static const char *result_name(int32_t r)
 	return r == 0 ? "success" : n ? n : "?";
 }
 
+/* a row's source (migform.h): json "source", csv table */
+static const char *const source_name[FV_MSRC_NR] = {
+	[FV_MSRC_FOLIO] = "migrate_folio",
+	[FV_MSRC_CALLS] = "mm_migrate_pages",
+	[FV_MSRC_FAILED] = "migrate_folio_failed",
+	[FV_MSRC_PASSES] = "migrate_pass",
+};
+static const char *const source_table[FV_MSRC_NR] = {
+	[FV_MSRC_FOLIO] = "migrate",
+	[FV_MSRC_CALLS] = "migrate_pages_stock",
+	[FV_MSRC_FAILED] = "migrate_folio_failed",
+	[FV_MSRC_PASSES] = "migrate_pass_totals",
+};
+
 /* txt: a row of the table; json: an object */
-static void migrate_row(struct tab *t, const struct fv_migrate_row *r)
+static void migrate_row(struct tab *t, const struct fv_stats *s,
+			const struct fv_migrate_row *r)
 {
+	const char *ok_from = fv_migform_ok_source(&s->mig);
+
 	tab_row_open(t, "\n ");
 	tab_str(t, "reason", fv_mr_name(r->reason));
 	tab_str(t, "mode", fv_mode_name(r->mode));
-	if (t->fmt == TAB_JSON)
-		tab_str(t, "source", r->stock ? "mm_migrate_pages" :
-			"migrate_folio");
+	/* the default recording: failed per folio, ok per call or pass */
+	if (t->fmt == TAB_JSON && r->source == FV_MSRC_FAILED && ok_from)
+		tab_strf(t, "source", "migrate_folio_failed+%s", ok_from);
+	else if (t->fmt == TAB_JSON)
+		tab_str(t, "source", source_name[r->source % FV_MSRC_NR]);
 	tab_u64(t, "ok", r->ok);
 	tab_u64(t, "failed", r->failed);
 	if (t->fmt == TAB_JSON)
@@ -133,14 +154,16 @@ static void migrate_row(struct tab *t, const struct fv_migrate_row *r)
 	else
 		tab_strf(t, NULL, "%u.%u%%", r->rate_permille / 10,
 			 r->rate_permille % 10);
-	if (r->stock)
+	if (r->source == FV_MSRC_CALLS)
 		tab_txt(t, " (migrate:mm_migrate_pages)");
+	else if (r->source == FV_MSRC_PASSES)
+		tab_txt(t, " (mobility:migrate_pass)");
 	tab_row_close(t);
 }
 
 static void migrate_csv_rows(struct tab *t, const struct fv_migrate_row *r)
 {
-	const char *table = r->stock ? "migrate_pages_stock" : "migrate";
+	const char *table = source_table[r->source % FV_MSRC_NR];
 	const char *const metric[] = { "ok", "failed", "success_permille" };
 	const int64_t value[] = { r->ok, r->failed, r->rate_permille };
 
@@ -179,6 +202,104 @@ static void migrate_results(struct tab *t, const struct fv_stats *s)
 	tab_json_u64(t, "results_other", s->results_other);
 }
 
+/*
+ * The headline.  The default recording (migform.h) counts pages moved
+ * per call and failed attempts per folio, and cannot say which folio
+ * moved: it says so, and where each count comes from.
+ */
+static void migrate_headline(struct tab *t, const struct fv_stats *s)
+{
+	const char *ok_from = fv_migform_ok_source(&s->mig);
+
+	if (!fv_migform_ok_unrecorded(&s->mig)) {
+		tab_txt(t, "\nMigrations: %" PRIu64 " succeeded, %" PRIu64
+			" failed", s->nr_migrate_ok, s->nr_migrate_fail);
+		stats_pct(t, s->nr_migrate_ok,
+			  s->nr_migrate_ok + s->nr_migrate_fail);
+		tab_txt(t, "\n");
+		return;
+	}
+	if (ok_from)
+		tab_txt(t, "\nMigrations: %" PRIu64 " pages moved (%s), ",
+			s->nr_migrate_ok, ok_from);
+	else
+		tab_txt(t, "\nMigrations: pages moved not recorded, ");
+	tab_txt(t, "%" PRIu64 " attempts failed (migrate_folio_failed)\n",
+		s->nr_migrate_fail);
+	tab_txt(t, "  per-folio successes not recorded (enable "
+		"mobility:migrate_folio): no moves per block\n");
+}
+
+/* json: where the counts come from; null: not recorded */
+static void migrate_sources(struct tab *t, const struct fv_stats *s)
+{
+	const char *from[] = { fv_migform_ok_source(&s->mig),
+			       fv_migform_failed_source(&s->mig) };
+	const char *const key[] = { "ok_source", "failed_source" };
+
+	if (t->fmt != TAB_JSON)
+		return;
+	for (int i = 0; i < 2; i++)
+		from[i] ? tab_str(t, key[i], from[i]) : tab_null(t, key[i]);
+	tab_bool(t, "per_folio_successes",
+		 !fv_migform_ok_unrecorded(&s->mig));
+}
+
+/*
+ * The passes of the retry loops (mobility:migrate_pass): how often a
+ * call had to try again, and how many pages each stage left for the
+ * next pass, whatever counts the migrations.
+ */
+static void migrate_passes(struct tab *t, const struct fv_stats *s)
+{
+	static const struct tab_col cols[] = {
+		{ -18, "  " }, { -21, NULL }, { -10, NULL }, { 7, NULL },
+		{ 7, NULL }, { 8, NULL }, { 8, NULL }, { 8, NULL },
+	};
+	static const char *const heads[] = { "reason", "mode", "stage",
+		"passes", "retries", "moved", "failed", "retried" };
+	static const char *const totals[] = { "passes", "retries",
+					      "retried_pages" };
+
+	if (s->nr_passes)
+		tab_txt(t, "\nMigration passes (mobility:migrate_pass): %" PRIu64
+			", %" PRIu64 " of them retries; pages left for a retry: %"
+			PRIu64 "\n", s->nr_passes, s->nr_retry_passes,
+			s->nr_retried_pages);
+	stats_section(t, "migrate_passes", "rows", totals, (const uint64_t[]){
+		s->nr_passes, s->nr_retry_passes, s->nr_retried_pages }, 3);
+	if (s->nr_pass_rows)
+		tab_txt_head(t, cols, heads, 8);
+	for (size_t i = 0; i < s->nr_pass_rows; i++) {
+		const struct fv_mpass_row *r = &s->passes[i];
+		const char *const metric[] = { "passes", "retries", "succeeded",
+					       "failed", "retried" };
+		const uint64_t value[] = { r->passes, r->retries, r->succeeded,
+					   r->failed, r->retried };
+
+		for (int k = 0; k < 5; k++)
+			STATS_ROW(t, .table = "migrate_pass",
+				  .from = fv_stage_name(r->stage),
+				  .reason = fv_mr_name(r->reason),
+				  .mode = fv_mode_name(r->mode),
+				  .metric = metric[k], .value = value[k]);
+		if (t->fmt == TAB_CSV)
+			continue;
+		tab_row_open(t, "\n ");
+		tab_str(t, "reason", fv_mr_name(r->reason));
+		tab_str(t, "mode", fv_mode_name(r->mode));
+		tab_str(t, "stage", fv_stage_name(r->stage));
+		for (int k = 0; k < 5; k++)
+			tab_u64(t, metric[k], value[k]);
+		tab_row_close(t);
+	}
+	if (s->nr_pass_rows)
+		tab_txt(t, "  (pages; retries: passes after a loop's first; "
+			"retried: left for the next pass, EAGAIN)\n");
+	tab_close(t);
+	tab_close(t);
+}
+
 void stats_migrations(struct tab *t, const struct fv_stats *s)
 {
 	static const struct tab_col head_cols[] = {
@@ -192,10 +313,7 @@ void stats_migrations(struct tab *t, const struct fv_stats *s)
 	static const char *const heads[] = { "reason", "mode", "ok", "failed",
 					     "success" };
 
-	tab_txt(t, "\nMigrations: %" PRIu64 " succeeded, %" PRIu64 " failed",
-		s->nr_migrate_ok, s->nr_migrate_fail);
-	stats_pct(t, s->nr_migrate_ok, s->nr_migrate_ok + s->nr_migrate_fail);
-	tab_txt(t, "\n");
+	migrate_headline(t, s);
 	stats_section(t, "migrations", "rows", (const char *const[]){ "ok", "failed" },
 		(const uint64_t[]){ s->nr_migrate_ok, s->nr_migrate_fail }, 2);
 	if (s->nr_migrate_rows) {
@@ -207,10 +325,16 @@ void stats_migrations(struct tab *t, const struct fv_stats *s)
 
 		migrate_csv_rows(t, r);
 		if (t->fmt != TAB_CSV)
-			migrate_row(t, r);
+			migrate_row(t, s, r);
 	}
 	tab_close(t);
+	if (s->nr_migrate_rows && fv_migform_ok_unrecorded(&s->mig))
+		tab_txt(t, "  (ok: pages moved per call or pass; failed: failed "
+			"attempts, an EAGAIN once a pass;\n   success: what "
+			"migrate_folio gives when every folio is a base page)\n");
 	if (s->nr_migrate_rows || t->fmt != TAB_TXT)	/* txt: under the rows */
 		migrate_results(t, s);
+	migrate_sources(t, s);
 	tab_close(t);
+	migrate_passes(t, s);
 }

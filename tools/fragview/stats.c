@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "migform.h"
 #include "stats.h"
 #include "util.h"
 
@@ -23,6 +24,7 @@ void fv_stats_free(struct fv_stats *s)
 	free(s->flips);
 	free(s->drains);
 	free(s->migrations);
+	free(s->passes);
 	free(s->zones);
 	free(s->census);
 	free(s->steal_index);
@@ -151,6 +153,72 @@ static void count_steal(struct fv_stats *s, const struct fv_event *ev)
 	s->steals[s->steal_index[slot] - 1].count++;
 }
 
+static void count_pass(struct fv_stats *s, const struct fv_event *ev)
+{
+	struct fv_mpass_row *r = &s->pass_tab[clamp(ev->mpass.reason, FV_MR_NR)]
+					      [clamp(ev->mpass.mode, FV_MODE_NR)]
+					      [clamp(ev->mpass.stage, FV_STAGE_NR)];
+
+	r->passes++;
+	r->retries += ev->mpass.pass > 0;
+	r->succeeded += ev->mpass.nr_succeeded;
+	r->failed += ev->mpass.nr_failed;
+	r->retried += ev->mpass.nr_retry;
+	s->nr_passes++;
+	s->nr_retry_passes += ev->mpass.pass > 0;
+	s->nr_retried_pages += ev->mpass.nr_retry;
+}
+
+/* ok and failed of a row: attempts per folio, pages per call or pass */
+static void count_mig(struct fv_stats *s, enum fv_mig_source src,
+		      unsigned int reason, unsigned int mode, uint64_t ok,
+		      uint64_t failed)
+{
+	reason = clamp(reason, FV_MR_NR);
+	mode = clamp(mode, FV_MODE_NR);
+	s->mig_ok[src][reason][mode] += ok;
+	s->mig_fail[src][reason][mode] += failed;
+	s->nr_migrate_ok += ok;
+	s->nr_migrate_fail += failed;
+}
+
+/* As the capture's form says (migform.h): never one failure twice. */
+static void count_migration(struct fv_stats *s, const struct fv_event *ev)
+{
+	enum fv_mig_role role = fv_mig_role(&s->mig, ev);
+	bool pass = ev->kind == FV_EV_MIGRATE_PASS;
+	enum fv_mig_source src;
+	uint64_t ok, failed;
+	bool bad;
+
+	if (pass)
+		count_pass(s, ev);
+	switch (role) {
+	case FV_MIG_ATTEMPT:
+		bad = fv_mig_failed(ev);
+		src = ev->kind == FV_EV_MIGRATE ? FV_MSRC_FOLIO : FV_MSRC_FAILED;
+		count_mig(s, src, ev->migrate.reason, ev->migrate.mode, !bad,
+			  bad);
+		count_result(s, ev->migrate.result);
+		break;
+	case FV_MIG_TOTALS:
+	case FV_MIG_OK_TOTALS:
+		fv_mig_pages(ev, &ok, &failed);
+		if (role == FV_MIG_OK_TOTALS) {
+			/* the rows of migrate_folio_failed's failures */
+			src = FV_MSRC_FAILED;
+			failed = 0;
+		} else {
+			src = pass ? FV_MSRC_PASSES : FV_MSRC_CALLS;
+		}
+		count_mig(s, src, pass ? ev->mpass.reason : ev->msum.reason,
+			  pass ? ev->mpass.mode : ev->msum.mode, ok, failed);
+		break;
+	default:
+		break;
+	}
+}
+
 void fv_stats_apply(struct fv_stats *s, const struct fv_event *ev)
 {
 	switch (ev->kind) {
@@ -171,24 +239,10 @@ void fv_stats_apply(struct fv_stats *s, const struct fv_event *ev)
 		count_drain(s, ev);
 		break;
 	case FV_EV_MIGRATE:
-		if (ev->migrate.result == 0) {
-			s->mig_ok[0][clamp(ev->migrate.reason, FV_MR_NR)]
-				 [clamp(ev->migrate.mode, FV_MODE_NR)]++;
-			s->nr_migrate_ok++;
-		} else {
-			s->mig_fail[0][clamp(ev->migrate.reason, FV_MR_NR)]
-				   [clamp(ev->migrate.mode, FV_MODE_NR)]++;
-			s->nr_migrate_fail++;
-		}
-		count_result(s, ev->migrate.result);
-		break;
+	case FV_EV_MIGRATE_FAILED:
 	case FV_EV_MIGRATE_SUM:
-		s->mig_ok[1][clamp(ev->msum.reason, FV_MR_NR)]
-			 [clamp(ev->msum.mode, FV_MODE_NR)] += ev->msum.succeeded;
-		s->mig_fail[1][clamp(ev->msum.reason, FV_MR_NR)]
-			   [clamp(ev->msum.mode, FV_MODE_NR)] += ev->msum.failed;
-		s->nr_migrate_ok += ev->msum.succeeded;
-		s->nr_migrate_fail += ev->msum.failed;
+	case FV_EV_MIGRATE_PASS:
+		count_migration(s, ev);
 		break;
 	default:
 		break;
@@ -322,8 +376,9 @@ static void build_migrate_rows(struct fv_stats *s)
 {
 	size_t n = 0;
 
-	s->migrations = xcalloc(2 * FV_MR_NR * FV_MODE_NR, sizeof(*s->migrations));
-	for (int k = 0; k < 2; k++)
+	s->migrations = xcalloc(FV_MSRC_NR * FV_MR_NR * FV_MODE_NR,
+				sizeof(*s->migrations));
+	for (int k = 0; k < FV_MSRC_NR; k++)
 		for (int r = 0; r < FV_MR_NR; r++)
 			for (int m = 0; m < FV_MODE_NR; m++) {
 				uint64_t ok = s->mig_ok[k][r][m];
@@ -332,11 +387,33 @@ static void build_migrate_rows(struct fv_stats *s)
 				if (!ok && !bad)
 					continue;
 				s->migrations[n++] = (struct fv_migrate_row){
-					.reason = r, .mode = m, .stock = k,
+					.reason = r, .mode = m, .source = k,
 					.ok = ok, .failed = bad,
 					.rate_permille = ok * 1000 / (ok + bad) };
 			}
 	s->nr_migrate_rows = n;
+}
+
+/* by reason, mode and stage, the order of the enums */
+static void build_pass_rows(struct fv_stats *s)
+{
+	size_t n = 0;
+
+	s->passes = xcalloc(FV_MR_NR * FV_MODE_NR * FV_STAGE_NR,
+			    sizeof(*s->passes));
+	for (int r = 0; r < FV_MR_NR; r++)
+		for (int m = 0; m < FV_MODE_NR; m++)
+			for (int g = 0; g < FV_STAGE_NR; g++) {
+				struct fv_mpass_row row = s->pass_tab[r][m][g];
+
+				if (!row.passes)
+					continue;
+				row.reason = r;
+				row.mode = m;
+				row.stage = g;
+				s->passes[n++] = row;
+			}
+	s->nr_pass_rows = n;
 }
 
 static void zone_stats(struct fv_stats *s, const struct fv_model *m)
@@ -386,6 +463,7 @@ void fv_stats_finish(struct fv_stats *s, const struct fv_model *m)
 		qsort(s->steals, s->nr_steal_rows, sizeof(*s->steals), cmp_steal);
 	build_flip_rows(s);
 	build_migrate_rows(s);
+	build_pass_rows(s);
 	if (s->nr_drain_rows)
 		qsort(s->drains, s->nr_drain_rows, sizeof(*s->drains), cmp_drain);
 	if (s->nr_results)

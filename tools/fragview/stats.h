@@ -41,11 +41,35 @@ struct fv_drain_row {
 	uint64_t by_type[FV_DRAIN_LISTS];	/* see fv_drain_list_name() */
 };
 
+/*
+ * Where a row of migrations comes from, by the capture's form (migform.h):
+ * per folio the counts are attempts, per call or pass they are pages.
+ */
+enum fv_mig_source {
+	FV_MSRC_FOLIO,		/* migrate_folio: ok and failed attempts */
+	FV_MSRC_CALLS,		/* mm_migrate_pages alone: pages */
+	FV_MSRC_FAILED,		/* failed: migrate_folio_failed attempts;
+				 * ok: pages of mm_migrate_pages, else of
+				 * migrate_pass */
+	FV_MSRC_PASSES,		/* migrate_pass alone: pages */
+	FV_MSRC_NR,
+};
+
 struct fv_migrate_row {
 	uint8_t reason, mode;
-	bool stock;			/* from migrate:mm_migrate_pages */
+	uint8_t source;			/* enum fv_mig_source */
 	uint64_t ok, failed;
 	uint32_t rate_permille;		/* ok * 1000 / (ok + failed) */
+};
+
+/*
+ * The passes of migrate_pages()' retry loops (mobility:migrate_pass) by
+ * reason, mode and stage, whatever counts the migrations; pages.
+ */
+struct fv_mpass_row {
+	uint8_t reason, mode, stage;	/* stage: enum fv_mpass_stage */
+	uint64_t passes, retries;	/* retries: passes after a loop's first */
+	uint64_t succeeded, failed, retried;	/* nr_retry: left for the next */
 };
 
 #define FV_NR_RESULTS 16
@@ -77,11 +101,15 @@ struct fv_blame;
 struct fv_stats {
 	/* raw tables, filled by fv_stats_apply() */
 	uint64_t flip_tab[FV_MT_NR][FV_MT_NR][FV_FLIP_NR];
-	uint64_t mig_ok[2][FV_MR_NR][FV_MODE_NR];	/* [stock] */
-	uint64_t mig_fail[2][FV_MR_NR][FV_MODE_NR];
+	/* set before the first event: what of the migrations counts */
+	struct fv_migform mig;
+	uint64_t mig_ok[FV_MSRC_NR][FV_MR_NR][FV_MODE_NR];
+	uint64_t mig_fail[FV_MSRC_NR][FV_MR_NR][FV_MODE_NR];
+	struct fv_mpass_row pass_tab[FV_MR_NR][FV_MODE_NR][FV_STAGE_NR];
+	uint64_t nr_passes, nr_retry_passes, nr_retried_pages;
 	uint64_t nr_steals, nr_claimed, nr_extfrag;
 	uint64_t nr_flips, nr_drains, nr_drained_pages;
-	uint64_t nr_migrate_ok, nr_migrate_fail;
+	uint64_t nr_migrate_ok, nr_migrate_fail;	/* the rows' sums */
 	uint64_t results_other;		/* results that did not fit the table */
 	/* steal rows are few of the 25088 possible keys: rows + hash index */
 	uint32_t *steal_index;		/* slot: row + 1, 0 empty */
@@ -99,6 +127,8 @@ struct fv_stats {
 	size_t nr_drain_rows;
 	struct fv_migrate_row *migrations;
 	size_t nr_migrate_rows;
+	struct fv_mpass_row *passes;	/* the rows of pass_tab with passes */
+	size_t nr_pass_rows;
 	struct fv_result_row results[FV_NR_RESULTS];
 	size_t nr_results;
 	struct fv_zone_stats *zones;

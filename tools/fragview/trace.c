@@ -43,7 +43,8 @@
 #define TRACE_MAGIC_LEN 10
 
 enum map_kind { MAP_NONE, MAP_MT, MAP_ZONE, MAP_FLIP, MAP_DRAIN, MAP_MODE,
-		MAP_MR, MAP_MT_STOCK, MAP_PHASE, MAP_BOOL, MAP_CSTATUS };
+		MAP_MR, MAP_MT_STOCK, MAP_PHASE, MAP_BOOL, MAP_CSTATUS,
+		MAP_STAGE };
 
 /*
  * One field of an event and where its value goes in struct fv_event:
@@ -122,6 +123,18 @@ struct event_spec {
 		F("migratetype", MAP_MT_STOCK, alloc.mt),		\
 		F("common_pid", MAP_NONE, alloc.pid) } }
 
+/* mobility:migrate_folio and the events of its class */
+#define MIGRATE_FOLIO(name, kind) { "mobility", name, kind, {		\
+		F("src_pfn", MAP_NONE, migrate.src_pfn),		\
+		F("dst_pfn", MAP_NONE, migrate.dst_pfn),		\
+		F("result", MAP_NONE, migrate.result),			\
+		F("order", MAP_NONE, migrate.order),			\
+		F("mode", MAP_MODE, migrate.mode),			\
+		F("reason", MAP_MR, migrate.reason),			\
+		F("pass", MAP_NONE, migrate.pass),			\
+		F("src_mt", MAP_MT, migrate.src_mt),			\
+		F("dst_mt", MAP_MT, migrate.dst_mt) } }
+
 static const struct event_spec specs[] = {
 	{ "mobility", "pageblock_state", FV_EV_STATE, {
 		F("pfn", MAP_NONE, state.pfn), F("seq", MAP_NONE, state.seq),
@@ -155,16 +168,17 @@ static const struct event_spec specs[] = {
 		OPT("nr_high_order", MAP_NONE, drain.nr[3], 0),
 		F("total", MAP_NONE, drain.total), F("zone", MAP_ZONE, drain.zone),
 		F("reason", MAP_DRAIN, drain.reason) } },
-	{ "mobility", "migrate_folio", FV_EV_MIGRATE, {
-		F("src_pfn", MAP_NONE, migrate.src_pfn),
-		F("dst_pfn", MAP_NONE, migrate.dst_pfn),
-		F("result", MAP_NONE, migrate.result),
-		F("order", MAP_NONE, migrate.order),
-		F("mode", MAP_MODE, migrate.mode),
-		F("reason", MAP_MR, migrate.reason),
-		F("pass", MAP_NONE, migrate.pass),
-		F("src_mt", MAP_MT, migrate.src_mt),
-		F("dst_mt", MAP_MT, migrate.dst_mt) } },
+	MIGRATE_FOLIO("migrate_folio", FV_EV_MIGRATE),
+	/* the same event class, failed attempts only (migform.h) */
+	MIGRATE_FOLIO("migrate_folio_failed", FV_EV_MIGRATE_FAILED),
+	{ "mobility", "migrate_pass", FV_EV_MIGRATE_PASS, {
+		F("nr_succeeded", MAP_NONE, mpass.nr_succeeded),
+		F("nr_failed", MAP_NONE, mpass.nr_failed),
+		F("nr_retry", MAP_NONE, mpass.nr_retry),
+		F("stage", MAP_STAGE, mpass.stage),
+		F("pass", MAP_NONE, mpass.pass),
+		F("mode", MAP_MODE, mpass.mode),
+		F("reason", MAP_MR, mpass.reason) } },
 	{ "mobility", "pageblock_snapshot", FV_EV_SNAPSHOT, {
 		F("start_pfn", MAP_NONE, snap.start_pfn),
 		F("end_pfn", MAP_NONE, snap.end_pfn), F("gen", MAP_NONE, snap.gen),
@@ -548,6 +562,8 @@ static uint8_t canon(enum map_kind map, const char *name)
 		return fv_snap_phase_parse(name);
 	case MAP_CSTATUS:
 		return fv_cstatus_parse(name);
+	case MAP_STAGE:
+		return fv_stage_parse(name);
 	case MAP_NONE:
 	case MAP_BOOL:
 		break;
@@ -638,6 +654,8 @@ static uint8_t unknown_of(enum map_kind map)
 		return FV_SNAP_UNKNOWN;
 	case MAP_CSTATUS:
 		return FV_CS_UNKNOWN;
+	case MAP_STAGE:
+		return FV_STAGE_UNKNOWN;
 	case MAP_NONE:
 	case MAP_BOOL:
 		break;

@@ -47,8 +47,17 @@ window.fvCharts = function (D, box, ui) {
 			  extra: (k) => "pages drained: " + ui.fmtN(B.drained[k]) },
 			{ title: "Migrations", series: [
 				{ name: "ok", color: "#59a14f", v: (k) => B.mok[k] },
-				{ name: "failed", color: "#c0001e", v: (k) => B.mfail[k] }] },
+				{ name: "failed", color: "#c0001e", v: (k) => B.mfail[k] }],
+			  note: migNote() },
 		];
+	}
+	/* a default recording: ok in pages per call, failed attempts per folio */
+	function migNote() {
+		const m = D.mig;
+		if (!m || !m.okUnrecorded)
+			return "";
+		return (m.ok ? "ok: pages moved, " + m.ok : "ok: not recorded") +
+			"; failed: attempts, " + m.failed;
 	}
 	function drawChart(c) {
 		const cv = c.canvas, dpr = ui.dpr();

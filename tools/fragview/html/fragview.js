@@ -37,6 +37,8 @@ const ERRNO = { 1: "EPERM", 2: "ENOENT", 5: "EIO", 11: "EAGAIN",
 	12: "ENOMEM", 14: "EFAULT", 16: "EBUSY", 22: "EINVAL", 28: "ENOSPC",
 	38: "ENOSYS", 133: "EHWPOISON" };
 const EV = { state: 0, flip: 1, steal: 2, drain: 3, migrate: 4, extfrag: 5 };
+/* the capture has failed migrations per folio, successes per call only */
+const MIG_OK_UNRECORDED = !!(D.mig && D.mig.okUnrecorded);
 D.names.ev.forEach((n, i) => { EV[n] = i; });
 
 function mix(a, b, f) {
@@ -538,7 +540,9 @@ function blockInfo(i) {
 		["type at start", D.names.mt[start[i]]],
 		["steals", fmtN(D.steals[i]) + " (" + fmtN(D.claims[i]) + " claimed)"],
 		["flips", fmtN(D.flips[i]) + " (" + fmtN(flipsSoFar[i]) + " up to now)"],
-		["migrations", fmtN(D.mok[i]) + " ok, " + fmtN(D.mfail[i]) + " failed"],
+		["migrations", MIG_OK_UNRECORDED ?
+			fmtN(D.mfail[i]) + " failed (successes not recorded: enable mobility:migrate_folio)" :
+			fmtN(D.mok[i]) + " ok, " + fmtN(D.mfail[i]) + " failed"],
 	];
 	if (checkWant[i] >= 0)
 		rows.push(["replay check", "last snapshot says " + D.names.mt[checkWant[i]] +
@@ -667,6 +671,16 @@ function renderHot() {
 }
 
 /* ---- wiring ---- */
+/*
+ * A default recording (migrate_folio_failed, no migrate_folio) does not
+ * say which folio moved: no block shows its pages migrated away.
+ */
+if (MIG_OK_UNRECORDED) {
+	const mk = $("fv-mk-mig");
+	mk.checked = false;
+	mk.disabled = true;
+	mk.parentNode.title = "successes per folio not recorded: enable mobility:migrate_folio";
+}
 function readMarks() {
 	marks = { steal: $("fv-mk-steal").checked, flip: $("fv-mk-flip").checked,
 		mig: $("fv-mk-mig").checked, fail: $("fv-mk-fail").checked,

@@ -57,6 +57,37 @@ static inline struct fv_event ev_migrate(uint64_t ts, uint64_t src_pfn,
 		.dst_mt = FV_MT_MOVABLE } };
 }
 
+/* The same attempt as migrate_folio_failed (series v3 patch 11). */
+static inline struct fv_event ev_migrate_failed(uint64_t ts, uint64_t src_pfn,
+						int32_t result)
+{
+	struct fv_event e = ev_migrate(ts, src_pfn, result);
+
+	e.kind = FV_EV_MIGRATE_FAILED;
+	return e;
+}
+
+/* migrate:mm_migrate_pages of an async compaction call: pages. */
+static inline struct fv_event ev_msum(uint64_t ts, uint64_t succeeded,
+				      uint64_t failed)
+{
+	return (struct fv_event){ .ts = ts, .kind = FV_EV_MIGRATE_SUM,
+		.msum = { .succeeded = succeeded, .failed = failed,
+			  .mode = FV_MODE_ASYNC, .reason = FV_MR_COMPACTION } };
+}
+
+/* mobility:migrate_pass of the same call, stage unmap_move (6.1). */
+static inline struct fv_event ev_mpass(uint64_t ts, uint8_t pass,
+				       uint32_t succeeded, uint32_t failed,
+				       uint32_t retry)
+{
+	return (struct fv_event){ .ts = ts, .kind = FV_EV_MIGRATE_PASS,
+		.mpass = { .nr_succeeded = succeeded, .nr_failed = failed,
+			   .nr_retry = retry, .stage = FV_STAGE_UNMAP_MOVE,
+			   .pass = pass, .mode = FV_MODE_ASYNC,
+			   .reason = FV_MR_COMPACTION } };
+}
+
 /* vmstat draining a CPU's Movable list. */
 static inline struct fv_event ev_drain(uint64_t ts, int32_t cpu, int32_t nid,
 				       uint8_t zone, uint32_t pages)

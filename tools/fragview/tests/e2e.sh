@@ -561,6 +561,10 @@ done
 . "$here/e2e-kernels.sh"
 e2e_kernels
 
+# ---- migrations as the default recording counts them (failed attempts,
+# passes, per-call totals) and with migrate_folio too: each failure once
+"$here/e2e-migrate.sh" "$fv"
+
 # ---- compact: runs, scanners, high-order outcomes against trace-cmd report
 expect "compact: a capture without compaction events, 3" 3 \
 	"fragview: mob.dat: no compaction:* or kmem:mm_page_alloc events in this capture" \

@@ -43,6 +43,7 @@
 #include "../explain.h"
 #include "../integrity.h"
 #include "../ksyms.h"
+#include "../migform.h"
 #include "../model.h"
 #include "../render.h"
 #include "../render_map_color.h"
@@ -64,8 +65,14 @@ static int on_event(const struct fv_event *ev, void *ctx)
 {
 	struct sinkctx *c = ctx;
 
-	if (ev->kind < FV_EV_NR)
+	/* as capture.c: the kinds seen so far stand for the formats */
+	if (ev->kind < FV_EV_NR && !c->have[ev->kind]) {
 		c->have[ev->kind] = true;
+		fv_migform_init(&c->m->mig, c->have);
+		c->s->mig = c->m->mig;
+	}
+	if (fv_mig_role(&c->m->mig, ev) == FV_MIG_DROP)
+		return 0;
 	fv_blame_apply(c->b, ev);
 	fv_blame_apply(c->tally, ev);
 	if (fv_model_apply(c->m, ev))

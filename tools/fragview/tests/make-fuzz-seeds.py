@@ -23,7 +23,10 @@ end): zone_start, migrate_pfn, free_pfn, zone_end u64, pid i32, sync,
 status u8.  Migrated: migrated, failed u64, pid.  Zone records: nid,
 order, pid, prio i32, zone, ret u8.  Alloc: pfn, gfp u64, pid, order i32,
 mt u8.  Watermarks: free, min, low, high, boost, managed u32, nid i32,
-zone u8.  The stream adds comm (pid i32, comm[16]) and stack (id u32, nr
+zone u8.  Migrate and migrate_failed: src_pfn, dst_pfn u64, result i32,
+order, mode, reason, pass, src_mt, dst_mt u8.  Migrate_sum: succeeded,
+failed u64, mode, reason u8.  Migrate_pass: nr_succeeded, nr_failed,
+nr_retry u32, stage, pass, mode, reason u8.  The stream adds comm (pid i32, comm[16]) and stack (id u32, nr
 u32, frames text) messages for blame.
 """
 import os
@@ -76,9 +79,18 @@ def census(ts, seq, pfn, mt, free, lru, slab):
     return event(ts, 9, struct.pack("<QIh12HBB", pfn, seq, 0, *counts, 2, mt), 0)
 
 
-def migrate(ts, src, result):
-    return event(ts, 4, struct.pack("<QQiBBBBBB", src, 0x1400, result, 0, 0, 2,
-                                    1, 1, 1), 0)
+def migrate(ts, src, result, kind=4):
+    return event(ts, kind, struct.pack("<QQiBBBBBB", src, 0x1400, result, 0, 0,
+                                       2, 1, 1, 1), 0)
+
+
+def msum(ts, ok, failed):
+    return event(ts, 6, struct.pack("<QQBB", ok, failed, 0, 0), 0)
+
+
+def mpass(ts, pass_, ok, failed, retry):
+    return event(ts, 24, struct.pack("<IIIBBBB", ok, failed, retry, 1, pass_,
+                                     0, 0), 0)
 
 
 def drain(ts, pages):
@@ -125,6 +137,16 @@ EVS = [wmark(8, 600, 100), snap(9, 1, 0, 2, 4), state(10, 1, 0x1000, 1, 4),
        state(40, 2, 0x1200, 1, 7, free=0, largest=-1),
        steal(41, 0x1003, 0, 77), stack(41, 41, 0), steal(42, 0x1205, 1, 78),
        stack(42, 42, 1), czone(43, 18, 10, 1), alloc(43, FAIL, 10)]
+
+
+# the default recording of migrations (series v3 patch 11): failed
+# attempts per folio, passes and per-call totals, no migrate_folio; then
+# a migrate_folio that makes the next migrate_folio_failed a repeat
+MIGFORM = EVS[:5] + [
+    migrate(33, 0x1004, -11, kind=23), mpass(33, 0, 3, 0, 1),
+    migrate(34, 0x1004, -16, kind=23), mpass(34, 1, 0, 1, 0), msum(34, 3, 1),
+    migrate(35, 0x1203, -11), migrate(35, 0x1203, -11, kind=23),
+    mpass(35, 0, 0, 0, 1)] + EVS[5:]
 
 
 def wire(evs):
@@ -190,6 +212,7 @@ def main():
             seed("dump-order16-%s.txt" % tag, DUMP, j, DUMP_MAX_ORDER)
     seed("dump-v2.txt", DUMP, job["map/txt/type"], DUMP_V2)
     seed("events.bin", EVENTS, job["stats/txt"], b"".join(EVS))
+    seed("events-migform.bin", EVENTS, job["stats/txt"], b"".join(MIGFORM))
     seed("kallsyms.txt", KSYMS, job["check/report"], KALLSYMS)
 
 

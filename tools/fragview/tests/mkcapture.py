@@ -28,6 +28,20 @@ before each snapshot (facts "zone_marks").
 --cpus: a capture of N CPUs (N > 2): the records of the two CPUs go to
 the last two, N - 2 and N - 1, and CPUs 0 to N - 3 have none (trace-cmd
 convert drops the CPUs after an empty one in a v7 capture).
+--migrate EVENTS (mobility): how migrations are recorded, a comma list of
+folio (mobility:migrate_folio), failed (mobility:migrate_folio_failed),
+pass (mobility:migrate_pass), sum (migrate:mm_migrate_pages); default
+"folio", the single attempts of before.  Any other list simulates
+migrate_pages() calls on 6.1 (stage unmap_move): folios of order 0 or 2
+tried in passes (EAGAIN: again next pass, up to 10; EBUSY: given up),
+each attempt a migrate_folio and, when it failed, a migrate_folio_failed
+right after it on its CPU, a migrate_pass after each pass and an
+mm_migrate_pages after the call; the capture gets the events listed.
+"failed,pass,sum" is the default recording of series v3, patch 11;
+"folio,failed,pass,sum" has every failure twice.  The draws do not
+depend on the list, so its facts ("mig": attempts and pages, ok and
+failed; passes, retries, retried pages; results; failed and ok
+attempts per source block) are the same for every list.
 --comm: the name of the task of every event (pid 1; default "init"), with
 Python escapes for bytes: '=x\\xe2\\x82' is a comm the kernel cut in the
 middle of a character.
@@ -83,6 +97,9 @@ MODE_NAMES = ["MIGRATE_ASYNC", "MIGRATE_SYNC_LIGHT", "MIGRATE_SYNC",
 MR_NAMES = ["compaction", "memory_failure", "memory_hotplug",
             "syscall_or_cpuset", "mempolicy_mbind", "numa_misplaced",
             "contig_range", "longterm_pin", "demotion"]
+# not the kernel's numbers (hugetlb=0 ... move=3): read by name
+STAGE_NAMES = {0: "move", 1: "unmap", 2: "hugetlb", 3: "unmap_move"}
+STAGE_NUM = {n: v for v, n in STAGE_NAMES.items()}
 
 
 def table(names):
@@ -136,6 +153,13 @@ EVENTS = {
         "REC->src_pfn, " + sym("mode", MODE_NAMES) + ", " +
         sym("reason", MR_NAMES) + ", " + sym("src_mt", MT_NAMES) + ", " +
         sym("dst_mt", MT_NAMES)),
+    "migrate_pass": ("mobility", 1709, [
+        ("nr_succeeded", U32), ("nr_failed", U32), ("nr_retry", U32),
+        ("stage", U8), ("pass", U8), ("mode", U8), ("reason", U8)],
+        '"stage=%s pass=%u nr_succeeded=%u nr_failed=%u nr_retry=%u '
+        'mode=%s reason=%s", ' + sym("stage", STAGE_NAMES) + ", REC->pass, "
+        "REC->nr_succeeded, REC->nr_failed, REC->nr_retry, " +
+        sym("mode", MODE_NAMES) + ", " + sym("reason", MR_NAMES)),
     "mm_page_alloc_extfrag": ("kmem", 1801, [
         ("pfn", U64), ("alloc_order", S32), ("fallback_order", S32),
         ("alloc_migratetype", S32), ("fallback_migratetype", S32),
@@ -165,6 +189,10 @@ EVENTS = {
         "REC->pgtable, REC->kernel, REC->free_pcp, REC->reserved, "
         "REC->offline"),
 }
+
+# the class of migrate_folio, failed attempts only (series v3 patch 11):
+# its fields and print format under another id
+EVENTS["migrate_folio_failed"] = ("mobility", 1708) + EVENTS["migrate_folio"][2:]
 
 # census.h: the mobility of each count, and of each block type
 CENSUS_MOBILITY = {"lru": "movable", "movable_ops": "movable",
@@ -377,7 +405,7 @@ class Sim:
 
 
 def gen_mobility(n_events, seed=1, lose_flip=False, snapshots=3,
-                 census_after=(), steady=False):
+                 census_after=(), steady=False, migrate=("folio",)):
     sim = Sim(seed, 256)
     rng = sim.rng
     cpus = [[], []]
@@ -412,6 +440,82 @@ def gen_mobility(n_events, seed=1, lose_flip=False, snapshots=3,
             census(len(facts["census"]) + 1)
 
     facts["census"] = []
+    calls = set(migrate) != {"folio"}
+    mig = facts["mig"] = {
+        "calls": 0, "ok_attempts": 0, "fail_attempts": 0, "ok_pages": 0,
+        "failed_pages": 0, "passes": 0, "retry_passes": 0,
+        "retried_pages": 0, "failed_records": 0, "results": {},
+        "fail_blocks": {}, "ok_blocks": {}, "events": sorted(migrate)}
+
+    def migrate_call(cpu):
+        """One migrate_pages() call of 6.1 (migrate.c, stage unmap_move):
+        the same draws whatever migrate lists, the events it lists."""
+        nonlocal ts
+        reason, mode = rng.randrange(9), rng.randrange(4)
+        left = []
+        for _ in range(rng.randrange(1, 6)):
+            block = sim.blocks[rng.randrange(len(sim.blocks))][0]
+            order = rng.choice([0, 0, 0, 2])
+            left.append((block + (rng.randrange(512) >> order << order),
+                         order, block))
+        ok_pages = failed_pages = 0
+        for p in range(10):
+            moved = gave_up = retry = 0
+            again = []
+            for src, order, block in left:
+                ts += rng.randrange(20, 200)
+                r = rng.random()
+                result = 0 if r < 0.6 else -11 if r < 0.85 else -16
+                pages = 1 << order
+                rec = dict(src_pfn=src, dst_pfn=0x200000 + rng.randrange(1 << 16),
+                           result=result, order=order, mode=mode,
+                           reason=reason, src_mt=MT_NUM[sim.mt[block]],
+                           dst_mt=1)
+                rec["pass"] = p
+                if "folio" in migrate:
+                    cpus[cpu].append((ts, record("migrate_folio", **rec)))
+                key = "0x%x" % block
+                if result == 0:
+                    moved += pages
+                    mig["ok_attempts"] += 1
+                    mig["ok_blocks"][key] = mig["ok_blocks"].get(key, 0) + 1
+                    continue
+                # right after its migrate_folio, on its CPU
+                if "failed" in migrate:
+                    cpus[cpu].append((ts, record("migrate_folio_failed", **rec)))
+                    mig["failed_records"] += 1
+                mig["fail_attempts"] += 1
+                mig["fail_blocks"][key] = mig["fail_blocks"].get(key, 0) + 1
+                mig["results"][str(result)] = mig["results"].get(str(result), 0) + 1
+                if result == -11:
+                    retry += pages
+                    again.append((src, order, block))
+                else:
+                    gave_up += pages
+            ts += 50
+            if "pass" in migrate:
+                cpus[cpu].append((ts, record(
+                    "migrate_pass", nr_succeeded=moved, nr_failed=gave_up,
+                    nr_retry=retry, stage=STAGE_NUM["unmap_move"], mode=mode,
+                    reason=reason, **{"pass": p})))
+            mig["passes"] += 1
+            mig["retry_passes"] += p > 0
+            mig["retried_pages"] += retry
+            ok_pages += moved
+            failed_pages += gave_up
+            left = again
+            if not left:
+                break
+        # still EAGAIN after the last pass: failed
+        failed_pages += sum(1 << order for _, order, _ in left)
+        ts += 50
+        if "sum" in migrate:
+            cpus[cpu].append((ts, record(
+                "mm_migrate_pages", succeeded=ok_pages, failed=failed_pages,
+                mode=mode, reason=reason)))
+        mig["calls"] += 1
+        mig["ok_pages"] += ok_pages
+        mig["failed_pages"] += failed_pages
 
     def census(cseq):
         """One census of every block, as the kernel walks them: the
@@ -496,6 +600,8 @@ def gen_mobility(n_events, seed=1, lose_flip=False, snapshots=3,
                     nr_movable=nr[1], nr_reclaimable=nr[2], total=sum(nr),
                     zone=ZONE_NUM[zone], reason=rng.randrange(5))))
                 facts["drains"] += 1
+            elif calls:
+                migrate_call(cpu)
             else:
                 result = rng.choice([0, 0, 0, -11, -16, -12])
                 cpus[cpu].append((ts, record(
@@ -840,6 +946,10 @@ def gen_stock(n_events, seed=2):
     return cpus, facts
 
 
+MIGRATE_EVENTS = {"folio": "migrate_folio", "failed": "migrate_folio_failed",
+                  "pass": "migrate_pass", "sum": "mm_migrate_pages"}
+
+
 def main():
     args = sys.argv[1:]
     if len(args) < 2:
@@ -863,13 +973,20 @@ def main():
         snaps = int(args[args.index("--snapshots") + 1])
 
     if scenario in ("mobility", "lostflip", "onesnap", "census"):
+        migrate = ["folio"]
+        if "--migrate" in args:
+            migrate = args[args.index("--migrate") + 1].split(",")
+            if not set(migrate) <= set(MIGRATE_EVENTS):
+                sys.stderr.write("--migrate: one of %s\n" %
+                                 ",".join(MIGRATE_EVENTS))
+                return 2
         cpus, facts = gen_mobility(n, lose_flip=scenario == "lostflip",
                                    snapshots=snaps,
                                    steady="--snapshots" in args,
                                    census_after=(1, 3) if scenario == "census"
-                                   else ())
+                                   else (), migrate=migrate)
         names = ["pageblock_state", "pageblock_flip", "pageblock_steal",
-                 "pcp_drain", "migrate_folio"]
+                 "pcp_drain"] + [MIGRATE_EVENTS[e] for e in migrate]
         if scenario == "census":
             names.append("pageblock_census")
         if "--extfrag" in args:

@@ -136,7 +136,7 @@ static void test_counts(void)
 	CHECK_EQ(s->nr_migrate_fail, 2);
 	CHECK_EQ(s->nr_migrate_rows, 2);
 	CHECK_EQ(s->migrations[0].rate_permille, 750);
-	CHECK_EQ(s->migrations[1].stock, 1);
+	CHECK_EQ(s->migrations[1].source, FV_MSRC_CALLS);
 	CHECK_EQ(s->migrations[1].rate_permille, 875);
 	CHECK_EQ(s->nr_results, 2);
 	CHECK_EQ(s->results[0].result, 0);
