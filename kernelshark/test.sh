@@ -8,7 +8,11 @@
 #    every enum field is shown by name, a deliberately broken capture is
 #    rejected, and KernelShark under Xvfb loads the plugin, which counts
 #    exactly the known events and paints every kind of marker; the same
-#    capture with the tables of a 6.12 kernel shows merge and damon;
+#    capture with the tables of a 6.12 kernel shows merge and damon; the
+#    migration events (migrate_folio, migrate_folio_failed, migrate_pass)
+#    show, field by field, the text the kernel prints for each record, in
+#    captures with all three and in patch 11's default recording (no
+#    migrate_folio), where migrate_folio_failed gets the same red crosses;
 # 3. the same on every real capture in tests/fixtures/*.dat (KS_FIXTURES=DIR
 #    to use another directory); a capture without mobility events (kernel
 #    without our patches) is only checked for the plugin declining it.
@@ -56,10 +60,11 @@ check "ks-decode builds" cc -O2 -Wall -o "$decode" "$here/tests/ks-decode.c" \
 	  sed 's/-I/-isystem /g')
 [ -x "$decode" ] && [ -f "$plugin" ] || finish
 
-# decode_ok NAME CAPTURE: every mobility event shown by name.
+# decode_ok NAME CAPTURE: every mobility event shown by name (the text
+# KernelShark shows with the plugin loaded).
 decode_ok() {
 	local name=$1 capture=$2 txt=$work/decode-$1.txt rc line bad=0
-	"$decode" "$capture" >"$txt" 2>&1
+	"$decode" -p "$plugin" "$capture" >"$txt" 2>&1
 	rc=$?
 	while read -r line; do
 		case $line in
@@ -88,11 +93,57 @@ report_value() {	# report_value NAME "event pcp_drain" count|stored|drawn
 			if ($i == f) print $(i + 1) }' "$work/report-$1.txt" 2>/dev/null
 }
 
+# plugin_counts NAME "KEY:FIELD:N"...: the plugin's report says so.
+plugin_counts() {
+	local name=$1 want key field n got
+	shift
+	for want in "$@"; do
+		IFS=: read -r key field n <<<"$want"
+		got=$(report_value "$name" "$key" "$field")
+		check "$name: plugin $key $field $n (got ${got:-none})" \
+			[ "${got:-x}" = "$n" ]
+	done
+}
+
+# info_ok NAME DIR EVENT...: KernelShark shows, field by field, the info
+# text mkfixture.py wrote down for each record of EVENT (DIR/expected-info.txt
+# against ks-decode's output in decode-NAME.txt).
+info_ok() {
+	local name=$1 dir=$2 line
+	shift 2
+	while read -r line; do
+		case $line in
+		"ok - "*) ok "${line#ok - }" ;;
+		"not ok - "*) not_ok "${line#not ok - }" ;;
+		esac
+	done < <(python3 "$here/tests/check-info.py" "$dir/expected-info.txt" \
+		"$work/decode-$name.txt" "$name" "$@" 2>&1
+		[ $? -le 1 ] || echo "not ok - $name: check-info.py failed")
+}
+
+# expected_count DIR EVENT: records of EVENT mkfixture.py wrote.
+expected_count() {
+	grep -c "^$2	" "$1/expected-info.txt" 2>/dev/null
+}
+
+# same_as_folio NAME: each migrate_folio_failed shows what the failed
+# migrate_folio it repeats shows (a capture with both).
+same_as_folio() {
+	local txt=$work/decode-$1.txt
+	check "$1: each migrate_folio_failed shows its migrate_folio's text" \
+		bash -c "diff <(sed -n 's/^info migrate_folio: //p' '$txt' |
+				grep -v ' result=success ') \
+			     <(sed -n 's/^info migrate_folio_failed: //p' '$txt') \
+			     >/dev/null && grep -q '^info migrate_folio_failed: ' '$txt'"
+}
+
 # --- synthetic capture: content known exactly ------------------------------
 syn=$work/synthetic
-rm -rf "$syn" "$syn-broken" "$syn-plain"
+rm -rf "$syn" "$syn-broken" "$syn-plain" "$syn-default"
 if python3 "$here/tests/mkfixture.py" "$syn" >"$work/mkfixture.log" 2>&1 &&
    python3 "$here/tests/mkfixture.py" --broken "$syn-broken" \
+	>>"$work/mkfixture.log" 2>&1 &&
+   python3 "$here/tests/mkfixture.py" --default-events "$syn-default" \
 	>>"$work/mkfixture.log" 2>&1 &&
    python3 "$here/tests/mkfixture.py" --no-mobility "$syn-plain" \
 	>>"$work/mkfixture.log" 2>&1; then
@@ -108,20 +159,37 @@ for name in 'zone=Normal' 'alloc_mt=Unmovable' 'block_mt=Movable' \
 	    'new_mt=HighAtomic' 'new_mt=Isolate' 'reason=steal' \
 	    'reason=highatomic_reserve' 'reason=free_high' 'reason=vmstat' \
 	    'mode=MIGRATE_SYNC_LIGHT' 'reason=compaction' 'result=success' \
-	    'result=EAGAIN' 'result=EBUSY' 'mt=Movable' 'largest_order=-1'; do
+	    'result=EAGAIN' 'result=EBUSY' 'mt=Movable' 'largest_order=-1' \
+	    'result=ENOMEM' 'dst_mt=none' 'stage=unmap_move' 'stage=hugetlb'; do
 	check "synthetic: KernelShark shows $name" \
 		grep -q "^info .* $name\( \|$\)" "$work/decode-synthetic.txt"
 done
+info_ok synthetic "$syn" migrate_folio migrate_folio_failed migrate_pass
+same_as_folio synthetic
 
-"$decode" "$syn-broken/synthetic.dat" >"$work/decode-broken.txt" 2>&1
+"$decode" -p "$plugin" "$syn-broken/synthetic.dat" >"$work/decode-broken.txt" 2>&1
 rc=$?
 check "broken capture rejected (ks-decode exit $rc, want 1)" [ "$rc" -eq 1 ]
 check "broken capture: raw result values reported" \
-	grep -q '^not ok - mobility/migrate_folio: 40 shown, 20 with a raw' \
+	grep -q '^not ok - mobility/migrate_folio: 40 shown, 21 with a raw' \
+	"$work/decode-broken.txt"
+check "broken capture: raw migrate_folio_failed results reported" \
+	grep -q '^not ok - mobility/migrate_folio_failed: 21 shown, 21 with a raw' \
 	"$work/decode-broken.txt"
 check "broken capture: numeric pcp_drain.reason reported" \
 	grep -q 'pcp_drain: reason has no __print_symbolic' \
 	"$work/decode-broken.txt"
+check "broken capture: numeric migrate_pass.stage reported" \
+	grep -q 'migrate_pass: stage has no __print_symbolic' \
+	"$work/decode-broken.txt"
+# The field-by-field comparison catches what a bare number looks like.
+python3 "$here/tests/check-info.py" "$syn-broken/expected-info.txt" \
+	"$work/decode-broken.txt" broken migrate_pass migrate_folio_failed \
+	>"$work/info-broken.txt" 2>&1
+check "broken capture: stage= and result= mismatches found field by field" \
+	bash -c "grep -q '^not ok - broken: migrate_pass: stage= wrong' '$work/info-broken.txt' &&
+		 grep -q '^not ok - broken: migrate_folio_failed: result= wrong' '$work/info-broken.txt' &&
+		 grep -q '^ok - broken: migrate_pass: nr_retry= as written' '$work/info-broken.txt'"
 
 # The tables of a 6.12 kernel: merge and damon shown by name, no
 # MIGRATE_SYNC_NO_COPY; the plugin (no tables of its own: it reads the
@@ -131,25 +199,76 @@ rm -rf "$k612"
 if python3 "$here/tests/mkfixture.py" --k612 "$k612" >>"$work/mkfixture.log" 2>&1; then
 	decode_ok synthetic-6.12 "$k612/synthetic.dat"
 	for name in 'reason=merge' 'reason=damon' 'reason=steal' \
-		    'mode=MIGRATE_SYNC' 'reason=compaction'; do
+		    'mode=MIGRATE_SYNC' 'reason=compaction' 'stage=unmap' \
+		    'stage=move' 'stage=hugetlb'; do
 		check "synthetic 6.12: KernelShark shows $name" \
 			grep -q "^info .* $name\( \|$\)" "$work/decode-synthetic-6.12.txt"
 	done
+	info_ok synthetic-6.12 "$k612" migrate_folio migrate_folio_failed \
+		migrate_pass
+	same_as_folio synthetic-6.12
 	n=$(grep -c '^info pageblock_flip: .* reason=merge ' "$work/decode-synthetic-6.12.txt")
 	check "synthetic 6.12: 10 merge flips shown (got $n)" [ "$n" -eq 10 ]
 	check "synthetic 6.12: no MIGRATE_SYNC_NO_COPY in the 6.12 tables" \
 		bash -c "! grep -q MIGRATE_SYNC_NO_COPY '$work/decode-synthetic-6.12.txt'"
 	gui synthetic-6.12 "$k612/synthetic.dat" "$work/synthetic-6.12.png" --cpu 0,1
-	for want in "event pageblock_flip:count:40" "mark flip:stored:40" \
-		    "event migrate_folio:count:40"; do
-		IFS=: read -r key field n <<<"$want"
-		got=$(report_value synthetic-6.12 "$key" "$field")
-		check "synthetic 6.12: plugin $key $field $n (got ${got:-none})" \
-			[ "${got:-x}" = "$n" ]
-	done
+	nf=$(expected_count "$k612" migrate_folio_failed)
+	np=$(expected_count "$k612" migrate_pass)
+	check "synthetic 6.12: fixture has failed attempts ($nf) and passes ($np)" \
+		[ "${nf:-0}" -gt 0 -a "${np:-0}" -gt 0 ]
+	plugin_counts synthetic-6.12 "event pageblock_flip:count:40" \
+		"mark flip:stored:40" "event migrate_folio:count:40" \
+		"event migrate_folio_failed:count:$nf" \
+		"event migrate_pass:count:$np" \
+		"repeats migrate_folio_failed:count:$nf" \
+		"mark migrate_fail:stored:$nf"
 else
 	not_ok "synthetic 6.12 capture: $(tail -n 1 "$work/mkfixture.log")"
 fi
+
+# --- patch 11's default recording: no migrate_folio ------------------------
+# migrate_folio_failed + migrate_pass + migrate:mm_migrate_pages, and not
+# even migrate_folio's format: the failures get the crosses migrate_folio's
+# would, every field of the new events is shown as the kernel prints it.
+for kernel in 6.1 6.12; do
+	name=synthetic-default-$kernel
+	dir=$work/$name
+	rm -rf "$dir"
+	if [ "$kernel" = 6.1 ]; then flag=; else flag=--k612; fi
+	# shellcheck disable=SC2086
+	if ! python3 "$here/tests/mkfixture.py" $flag --default-events "$dir" \
+		>>"$work/mkfixture.log" 2>&1; then
+		not_ok "$name capture: $(tail -n 1 "$work/mkfixture.log")"
+		continue
+	fi
+	decode_ok "$name" "$dir/synthetic.dat"
+	check "$name: migrate_folio not recorded, no format either" \
+		grep -q '^ok - mobility/migrate_folio: not recorded, migrate_folio_failed instead # SKIP' \
+		"$work/decode-$name.txt"
+	info_ok "$name" "$dir" migrate_folio_failed migrate_pass
+	nf=$(expected_count "$dir" migrate_folio_failed)
+	np=$(expected_count "$dir" migrate_pass)
+	check "$name: fixture has failed attempts ($nf) and passes ($np)" \
+		[ "${nf:-0}" -gt 0 -a "${np:-0}" -gt 0 ]
+	gui "$name" "$dir/synthetic.dat" "$work/$name.png" --cpu 0,1
+	check "$name: KernelShark stays up with the plugin" \
+		grep -q 'alive=yes' "$work/shot-$name.log"
+	check "$name: plugin initialised on the capture" \
+		grep -q "mobility: plugin loaded for $dir/synthetic.dat" \
+		"$work/gui-$name.log"
+	plugin_counts "$name" "event migrate_folio:id:-1" \
+		"event migrate_folio:count:0" \
+		"event migrate_folio_failed:count:$nf" \
+		"event migrate_pass:count:$np" \
+		"repeats migrate_folio_failed:count:0" \
+		"mark migrate_fail:stored:$nf"
+	got=$(report_value "$name" "mark migrate_fail" drawn)
+	check "$name: migrate_folio_failed crosses painted (${got:-0})" \
+		[ "${got:-0}" -gt 0 ]
+	check "$name: screenshot shows the failure colour #D00000" \
+		bash -c "convert '$work/$name.png' -unique-colors txt:- 2>/dev/null |
+			 grep -q '#D00000'"
+done
 
 # Both CPUs plus the task graph of kcompactd0 (pid 300: flips, drains).
 gui synthetic "$cap" "$work/synthetic.png" --cpu 0,1 --pid 300
@@ -159,17 +278,20 @@ check "synthetic: KernelShark loads plugin-mobility.so" \
 	grep -q "loading plugin \"mobility\" from $plugin" "$work/gui-synthetic.log"
 check "synthetic: plugin initialised on the capture" \
 	grep -q "mobility: plugin loaded for $cap" "$work/gui-synthetic.log"
-for want in "event pageblock_steal:count:40" "event pageblock_flip:count:40" \
-	    "event pcp_drain:count:14" "event migrate_folio:count:40" \
-	    "event pageblock_state:count:8" \
-	    "mark steal_claimed:stored:20" "mark steal_unclaimed:stored:20" \
-	    "mark flip:stored:40" "mark drain:stored:14" \
-	    "mark migrate_fail:stored:20"; do
-	IFS=: read -r key field n <<<"$want"
-	got=$(report_value synthetic "$key" "$field")
-	check "synthetic: plugin $key $field $n (got ${got:-none})" \
-		[ "${got:-x}" = "$n" ]
-done
+# Each failed attempt is marked once: its migrate_folio_failed repeats
+# the migrate_folio before it (same CPU, same fields), and gets no cross.
+nf=$(expected_count "$syn" migrate_folio_failed)
+np=$(expected_count "$syn" migrate_pass)
+check "synthetic: fixture has failed attempts ($nf) and passes ($np)" \
+	[ "${nf:-0}" -gt 0 -a "${np:-0}" -gt 0 ]
+plugin_counts synthetic "event pageblock_steal:count:40" \
+	"event pageblock_flip:count:40" "event pcp_drain:count:14" \
+	"event migrate_folio:count:40" "event pageblock_state:count:8" \
+	"event migrate_folio_failed:count:$nf" "event migrate_pass:count:$np" \
+	"repeats migrate_folio_failed:count:$nf" \
+	"mark steal_claimed:stored:20" "mark steal_unclaimed:stored:20" \
+	"mark flip:stored:40" "mark drain:stored:14" \
+	"mark migrate_fail:stored:$nf"
 for kind in steal_claimed steal_unclaimed flip drain migrate_fail; do
 	got=$(report_value synthetic "mark $kind" drawn)
 	check "synthetic: $kind markers painted (${got:-0})" \
@@ -235,7 +357,7 @@ for cap in "$fixtures"/*.dat; do
 		grep -q "mobility: plugin loaded for $cap" "$work/gui-$name.log"
 	total=0
 	for ev in pageblock_steal pageblock_flip pcp_drain migrate_folio \
-		  pageblock_state; do
+		  pageblock_state migrate_folio_failed migrate_pass; do
 		n=$(report_value "$name" "event $ev" count)
 		total=$((total + ${n:-0}))
 	done
@@ -268,6 +390,17 @@ if [ -d "$work/real" ]; then
 			sed -n "s|^ok - mobility/$ev: \([0-9]*\) shown.*|\1|p" |
 			awk '{ s += $1 } END { print s + 0 }')
 		check "real captures: $n $ev events shown by name" [ "$n" -gt 0 ]
+	done
+	# Patch 11's events: in no real capture yet (none recorded since).
+	for ev in migrate_folio_failed migrate_pass; do
+		n=$(cat "$work"/real/*.txt 2>/dev/null |
+			sed -n "s|^ok - mobility/$ev: \([0-9]*\) shown.*|\1|p" |
+			awk '{ s += $1 } END { print s + 0 }')
+		if [ "$n" -eq 0 ]; then
+			echo "ok - real captures: $ev shown by name # SKIP no capture with it yet"
+		else
+			ok "real captures: $n $ev events shown by name"
+		fi
 	done
 	mts='(Unmovable|Movable|Reclaimable|HighAtomic|CMA|Isolate)'
 	for want in "pageblock_steal: .* alloc_mt=$mts " \

@@ -8,6 +8,10 @@
  * At draw time the markers in view are reduced to at most one per bin and
  * lane and drawn as small shapes above the CPU (or task) graph.
  *
+ * The text of each event (KernelShark's Info column) is the kernel's print
+ * format as libtraceevent renders it, enum fields by the names of its
+ * __print_symbolic() tables; the plugin leaves it alone.
+ *
  * Set MOBILITY_PLUGIN_REPORT=<file> to get a plain-text account of what
  * the plugin found and drew, rewritten on every repaint; tests use it.
  */
@@ -27,6 +31,8 @@ static const char * const event_names[MOB_EV_NR] = {
 	[MOB_EV_DRAIN]		= "pcp_drain",
 	[MOB_EV_MIGRATE]	= "migrate_folio",
 	[MOB_EV_STATE]		= "pageblock_state",
+	[MOB_EV_MIGRATE_FAILED]	= "migrate_folio_failed",
+	[MOB_EV_PASS]		= "migrate_pass",
 };
 
 static const char * const mark_names[MOB_MARK_NR] = {
@@ -178,11 +184,20 @@ static void on_drain(struct kshark_data_stream *stream, void *rec,
 	add_mark(ctx, entry, MOB_MARK_DRAIN, MOB_RGB_DRAIN);
 }
 
+static struct mobility_pending *pending_of(struct mobility_context *ctx,
+					   struct tep_record *record)
+{
+	if (!ctx->pending || record->cpu < 0 || record->cpu >= ctx->n_cpus)
+		return NULL;
+	return &ctx->pending[record->cpu];
+}
+
 static void on_migrate(struct kshark_data_stream *stream, void *rec,
 		       struct kshark_entry *entry)
 {
 	struct mobility_context *ctx = __get_context(stream->stream_id);
-	int result;
+	struct mobility_pending *p;
+	int i, result;
 
 	if (!ctx)
 		return;
@@ -191,18 +206,73 @@ static void on_migrate(struct kshark_data_stream *stream, void *rec,
 	result = (int)read_field(ctx->migrate_result, rec);
 	if (result != 0)
 		add_mark(ctx, entry, MOB_MARK_MIGRATE_FAIL, MOB_RGB_FAIL);
+
+	/* Records arrive CPU by CPU, each CPU's in the order written. */
+	p = pending_of(ctx, rec);
+	if (!p)
+		return;
+	p->failed = result != 0 && ctx->n_pair > 0;
+	for (i = 0; p->failed && i < ctx->n_pair; i++)
+		p->val[i] = read_field(ctx->pair_folio[i], rec);
+}
+
+/*
+ * The same record as migrate_folio, so the same marker: a red cross for a
+ * result other than 0 (always, as the kernel emits it).  When migrate_folio
+ * was recorded too, the kernel writes each failed record right after the
+ * migrate_folio it repeats, on the same CPU: that attempt is marked once.
+ */
+static void on_migrate_failed(struct kshark_data_stream *stream, void *rec,
+			      struct kshark_entry *entry)
+{
+	struct mobility_context *ctx = __get_context(stream->stream_id);
+	struct mobility_pending *p;
+	bool repeat;
+	int i, result;
+
+	if (!ctx)
+		return;
+	ctx->n_events[MOB_EV_MIGRATE_FAILED]++;
+	p = pending_of(ctx, rec);
+	repeat = p && p->failed;
+	for (i = 0; repeat && i < ctx->n_pair; i++)
+		repeat = read_field(ctx->pair_failed[i], rec) == p->val[i];
+	if (p)
+		p->failed = false;
+	if (repeat) {
+		ctx->n_repeats++;
+		return;
+	}
+	result = (int)read_field(ctx->failed_result, rec);
+	if (result != 0)
+		add_mark(ctx, entry, MOB_MARK_MIGRATE_FAIL, MOB_RGB_FAIL);
+}
+
+/* An event that is counted, not drawn. */
+static void count_only(struct kshark_data_stream *stream, int ev)
+{
+	struct mobility_context *ctx = __get_context(stream->stream_id);
+
+	if (ctx)
+		ctx->n_events[ev]++;
 }
 
 /* Snapshots only update the block map; counted, not drawn. */
 static void on_state(struct kshark_data_stream *stream, void *rec,
 		     struct kshark_entry *entry)
 {
-	struct mobility_context *ctx = __get_context(stream->stream_id);
+	count_only(stream, MOB_EV_STATE);
+}
 
-	(void)rec;
-	(void)entry;
-	if (ctx)
-		ctx->n_events[MOB_EV_STATE]++;
+/*
+ * A retry pass of migrate_pages(): counted, not drawn (its failures have
+ * their migrate_folio_failed crosses).  Its info text, stage and mode and
+ * reason by name, is the kernel's print format, as for every other event.
+ */
+static void on_pass(struct kshark_data_stream *stream, void *rec,
+		    struct kshark_entry *entry)
+{
+	count_only(stream, MOB_EV_PASS);
 }
 
 static const kshark_plugin_event_handler_func handlers[MOB_EV_NR] = {
@@ -211,6 +281,8 @@ static const kshark_plugin_event_handler_func handlers[MOB_EV_NR] = {
 	[MOB_EV_DRAIN]		= on_drain,
 	[MOB_EV_MIGRATE]	= on_migrate,
 	[MOB_EV_STATE]		= on_state,
+	[MOB_EV_MIGRATE_FAILED]	= on_migrate_failed,
+	[MOB_EV_PASS]		= on_pass,
 };
 
 static void write_report(struct mobility_context *ctx, const char *status)
@@ -229,6 +301,8 @@ static void write_report(struct mobility_context *ctx, const char *status)
 	for (i = 0; i < MOB_EV_NR; i++)
 		fprintf(f, "event %s id %d count %lu\n", event_names[i],
 			ctx->event_id[i], ctx->n_events[i]);
+	/* migrate_folio_failed records that repeat a migrate_folio's */
+	fprintf(f, "repeats migrate_folio_failed count %lu\n", ctx->n_repeats);
 	for (i = 0; i < MOB_MARK_NR; i++)
 		fprintf(f, "mark %s stored %lu drawn %lu\n", mark_names[i],
 			ctx->n_marks[i], ctx->n_drawn[i]);
@@ -242,6 +316,7 @@ static void mobility_free_context(struct mobility_context *ctx)
 	if (!ctx)
 		return;
 	kshark_free_data_container(ctx->marks);
+	free(ctx->pending);
 	free(ctx->file);
 }
 
@@ -270,6 +345,30 @@ static bool lookup_events(struct kshark_data_stream *stream,
 	return found > 0;
 }
 
+/*
+ * With both migrate_folio and migrate_folio_failed in the capture: the
+ * fields, by name, that tell whether a failed record repeats the attempt
+ * of the migrate_folio before it.
+ */
+static void lookup_pairs(struct mobility_context *ctx)
+{
+	struct tep_event *failed = ctx->event[MOB_EV_MIGRATE_FAILED];
+	struct tep_event *folio = ctx->event[MOB_EV_MIGRATE];
+	struct tep_format_field *f, *g;
+
+	ctx->n_pair = 0;
+	if (!failed || !folio)
+		return;
+	for (f = failed->format.fields; f; f = f->next) {
+		g = tep_find_field(folio, f->name);
+		if (!g || ctx->n_pair == MOB_PAIR_FIELDS)
+			continue;
+		ctx->pair_failed[ctx->n_pair] = f;
+		ctx->pair_folio[ctx->n_pair] = g;
+		ctx->n_pair++;
+	}
+}
+
 static void lookup_fields(struct mobility_context *ctx)
 {
 	struct tep_event *ev;
@@ -290,6 +389,10 @@ static void lookup_fields(struct mobility_context *ctx)
 	ev = ctx->event[MOB_EV_MIGRATE];
 	if (ev)
 		ctx->migrate_result = tep_find_field(ev, "result");
+	ev = ctx->event[MOB_EV_MIGRATE_FAILED];
+	if (ev)
+		ctx->failed_result = tep_find_field(ev, "result");
+	lookup_pairs(ctx);
 }
 
 /** Load this plugin. */
@@ -314,6 +417,11 @@ int KSHARK_PLOT_PLUGIN_INITIALIZER(struct kshark_data_stream *stream)
 		return 0;
 	}
 	lookup_fields(ctx);
+	if (ctx->n_pair) {
+		ctx->n_cpus = stream->n_cpus;
+		ctx->pending = calloc(ctx->n_cpus > 0 ? ctx->n_cpus : 1,
+				      sizeof(*ctx->pending));
+	}
 
 	for (i = 0; i < MOB_EV_NR; i++)
 		if (ctx->event_id[i] >= 0)

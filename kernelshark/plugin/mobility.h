@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * KernelShark 2.x plugin for the `mobility` trace system: marks pageblock
- * steals, migratetype flips, pcp drains and failed migrations on the CPU
- * and task graphs.  All the logic is C (mobility.c); mobility_plot.cpp is
- * only the glue that KernelShark's C++ drawing API requires.
+ * steals, migratetype flips, pcp drains and failed migrations (from
+ * migrate_folio or migrate_folio_failed) on the CPU and task graphs.  All
+ * the logic is C (mobility.c); mobility_plot.cpp is only the glue that
+ * KernelShark's C++ drawing API requires.
  */
 #ifndef _KS_PLUGIN_MOBILITY_H
 #define _KS_PLUGIN_MOBILITY_H
@@ -36,7 +37,21 @@ enum mobility_event {
 	MOB_EV_DRAIN,
 	MOB_EV_MIGRATE,
 	MOB_EV_STATE,
+	MOB_EV_MIGRATE_FAILED,	/* migrate_folio's record, failures only */
+	MOB_EV_PASS,		/* migrate_pass: counted, not drawn */
 	MOB_EV_NR,
+};
+
+/* Fields of migrate_folio_failed compared with migrate_folio's, at most. */
+#define MOB_PAIR_FIELDS	16
+
+/*
+ * The last migrate_folio of one CPU, while it may still be followed by
+ * the migrate_folio_failed record that repeats it (a capture with both).
+ */
+struct mobility_pending {
+	bool			failed;		/* result != 0: a repeat may come */
+	unsigned long long	val[MOB_PAIR_FIELDS];
 };
 
 /* Maps a u8 enum value to a name, read from the event's __print_symbolic(). */
@@ -56,6 +71,19 @@ struct mobility_context {
 	struct tep_format_field	*steal_alloc_mt;
 	struct tep_format_field	*flip_new_mt;
 	struct tep_format_field	*migrate_result;
+	struct tep_format_field	*failed_result;
+
+	/*
+	 * Same-named fields of migrate_folio_failed and migrate_folio: a
+	 * failed record equal in all of them to the last migrate_folio of
+	 * its CPU is that attempt's repeat and gets no second marker.
+	 */
+	struct tep_format_field	*pair_failed[MOB_PAIR_FIELDS];
+	struct tep_format_field	*pair_folio[MOB_PAIR_FIELDS];
+	int			n_pair;
+	struct mobility_pending	*pending;	/* one per CPU */
+	int			n_cpus;
+	unsigned long		n_repeats;
 
 	struct mobility_symbols	steal_mt_names;
 	struct mobility_symbols	flip_mt_names;

@@ -8,19 +8,34 @@ directory (event formats per tracepoints/README.md, with the symbolic
 tables a kernel would print) and raw ring-buffer pages for two CPUs, then
 let `trace-cmd restore` assemble a genuine trace.dat from them.
 
-Usage: mkfixture.py [--broken|--no-mobility|--k612] OUTDIR
-                                                 -> OUTDIR/synthetic.dat
-  --broken  print migrate_folio.result with negative keys (which
-            libtraceevent cannot match) and pcp_drain.reason as a number:
-            the decode check must reject this capture.
+Usage: mkfixture.py [--broken|--no-mobility|--k612] [--default-events] OUTDIR
+                          -> OUTDIR/synthetic.dat, OUTDIR/expected-info.txt
+Migrations are ten migrate_pages() calls (two CPUs, retry passes, one
+hugetlb call, one cut short by -ENOMEM), recorded as the kernel would with
+mobility:migrate_folio (every attempt), mobility:migrate_folio_failed (the
+failed attempts, each written right after its migrate_folio),
+mobility:migrate_pass (the end of each retry pass) and the stock
+migrate:mm_migrate_pages (the end of each call).  expected-info.txt has
+the info text the kernel's own printing gives each record of the three
+mobility events, "EVENT<TAB>CPU<TAB>TS<TAB>TEXT" in KernelShark's order
+(time, then CPU), computed here from the values and the name tables.
+  --broken  print migrate_folio(_failed).result with negative keys (which
+            libtraceevent cannot match), pcp_drain.reason and
+            migrate_pass.stage as numbers: the decode check must reject
+            this capture.
   --no-mobility  only ftrace:print events: a capture from a kernel
             without our patches, which the plugin must decline politely.
   --k612    the symbolic tables of the 6.12 series (tracepoints/README.md,
             "Per-kernel differences"): flip reasons online, merge,
             offline; no MIGRATE_SYNC_NO_COPY; migrate reason damon.  A
             quarter of the flips are merges, a tenth of the migrations
-            damon's.
+            damon's.  Retry passes are 6.12's: an "unmap" then a "move"
+            stage per batch (6.1: one "unmap_move" stage).
+  --default-events  the default recording of series v3 patch 11:
+            migrate_folio_failed, migrate_pass and mm_migrate_pages but
+            no migrate_folio (neither its records nor its format).
 """
+import re
 import os
 import struct
 import subprocess
@@ -57,10 +72,31 @@ def sym(field, table, expr="REC->%s"):
     return '__print_symbolic(%s, %s)' % (expr % field, table)
 
 
+# dst_mt is "none" when no destination was allocated (dst_pfn=0)
+MT_DST = MT + ', { 6, "none" }'
+# enum migrate_pass_stage (patch 11); same values on 6.1 and 6.12
+STAGE = '{ 0, "hugetlb" }, { 1, "unmap_move" }, { 2, "unmap" }, ' \
+        '{ 3, "move" }'
+# the stock migrate:mm_migrate_pages tables (6.1: no MIGRATE_SYNC_NO_COPY)
+STOCK_MODE = '{0, "MIGRATE_ASYNC"}, {1, "MIGRATE_SYNC_LIGHT"}, ' \
+             '{2, "MIGRATE_SYNC"}'
+STOCK_MR = '{0, "compaction"}, {1, "memory_failure"}, ' \
+           '{2, "memory_hotplug"}, {3, "syscall_or_cpuset"}, ' \
+           '{4, "mempolicy_mbind"}, {5, "numa_misplaced"}, ' \
+           '{6, "contig_range"}, {7, "longterm_pin"}, {8, "demotion"}'
+
+
+def names(table):
+    """'{ 0, "a" }, ...' -> {0: "a", ...}: how the expected text is made"""
+    return {int(v): n for v, n in
+            re.findall(r'\{\s*(-?\d+),\s*"([^"]*)"\s*\}', table)}
+
+
 # C type -> (size, signed, struct code), as x86-64 lays them out
 CTYPES = {"unsigned long": (8, 0, "Q"), "int": (4, 1, "i"),
           "unsigned int": (4, 0, "I"), "unsigned char": (1, 0, "B"),
-          "signed char": (1, 1, "b"), "bool": (1, 0, "B")}
+          "signed char": (1, 1, "b"), "bool": (1, 0, "B"),
+          "u8": (1, 0, "B"), "enum migrate_mode": (4, 0, "I")}
 
 
 def fields(decls):
@@ -72,6 +108,18 @@ def fields(decls):
         out.append((ctype, name) + CTYPES[ctype])
     return out
 
+
+# One event class (patch 11): migrate_folio and migrate_folio_failed.
+# Print format as the kernel's (tests/fixtures/formats-6.1/migrate_folio).
+MIGRATE_FOLIO_FIELDS = fields(
+    "unsigned long src_pfn; unsigned long dst_pfn; int result; u8 order;"
+    " u8 mode; u8 reason; u8 pass; u8 src_mt; u8 dst_mt")
+MIGRATE_FOLIO_FMT = (
+    '"src_pfn=0x%lx dst_pfn=0x%lx order=%u result=%s mode=%s reason=%s '
+    'pass=%u src_mt=%s dst_mt=%s", REC->src_pfn, REC->dst_pfn, '
+    'REC->order, ' + sym("result", RESULT, "(-(REC->%s)) & 0xffffffff") +
+    ', ' + sym("mode", MODE) + ', ' + sym("reason", MR) + ', REC->pass, ' +
+    sym("src_mt", MT) + ', ' + sym("dst_mt", MT_DST))
 
 # name, id, fields, print fmt
 EVENTS = [
@@ -103,15 +151,7 @@ EVENTS = [
      sym("zone", ZONE) + ', ' + sym("reason", DRAIN) +
      ', REC->nr_unmovable, REC->nr_movable, REC->nr_reclaimable, '
      'REC->total'),
-    ("migrate_folio", 1504, fields(
-        "unsigned long src_pfn; unsigned long dst_pfn; int result;"
-        " unsigned char order; unsigned char mode; unsigned char reason;"
-        " unsigned char pass; unsigned char src_mt; unsigned char dst_mt"),
-     '"src_pfn=0x%lx dst_pfn=0x%lx order=%u mode=%s reason=%s pass=%u '
-     'src_mt=%s dst_mt=%s result=%s", REC->src_pfn, REC->dst_pfn, '
-     'REC->order, ' + sym("mode", MODE) + ', ' + sym("reason", MR) +
-     ', REC->pass, ' + sym("src_mt", MT) + ', ' + sym("dst_mt", MT) +
-     ', ' + sym("result", RESULT, "(-(REC->%s)) & 0xffffffff")),
+    ("migrate_folio", 1504, MIGRATE_FOLIO_FIELDS, MIGRATE_FOLIO_FMT),
     ("pageblock_state", 1505, fields(
         "unsigned long pfn; unsigned int seq; unsigned int free_pages;"
         " int nid; unsigned char zone; unsigned char mt;"
@@ -123,6 +163,28 @@ EVENTS = [
      # would print an s8 -1 as 255
      ', REC->free_pages, (REC->largest_order & 0x80) ? '
      '(REC->largest_order | ~0xff) : REC->largest_order'),
+    # patch 11: migrate_folio's event class, only attempts that failed
+    ("migrate_folio_failed", 1506, MIGRATE_FOLIO_FIELDS, MIGRATE_FOLIO_FMT),
+    ("migrate_pass", 1507, fields(
+        "unsigned int nr_succeeded; unsigned int nr_failed;"
+        " unsigned int nr_retry; u8 stage; u8 pass; u8 mode; u8 reason"),
+     '"stage=%s pass=%u nr_succeeded=%u nr_failed=%u nr_retry=%u mode=%s '
+     'reason=%s", ' + sym("stage", STAGE) + ', REC->pass, '
+     'REC->nr_succeeded, REC->nr_failed, REC->nr_retry, ' +
+     sym("mode", MODE) + ', ' + sym("reason", MR)),
+]
+
+# Stock events of the default recording, other systems: (system, event).
+STOCK = [
+    ("migrate", "mm_migrate_pages", 238, fields(
+        "unsigned long succeeded; unsigned long failed;"
+        " unsigned long thp_succeeded; unsigned long thp_failed;"
+        " unsigned long thp_split; enum migrate_mode mode; int reason"),
+     '"nr_succeeded=%lu nr_failed=%lu nr_thp_succeeded=%lu '
+     'nr_thp_failed=%lu nr_thp_split=%lu mode=%s reason=%s", '
+     'REC->succeeded, REC->failed, REC->thp_succeeded, REC->thp_failed, '
+     'REC->thp_split, ' + sym("mode", STOCK_MODE) + ', ' +
+     sym("reason", STOCK_MR)),
 ]
 
 HEADER_PAGE = """\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;
@@ -168,8 +230,8 @@ def layout(fields):
     return out, (off + 7) // 8 * 8
 
 
-def write_format(tdir, name, evid, fields, fmt):
-    d = os.path.join(tdir, "events", "mobility", name)
+def write_format(tdir, name, evid, fields, fmt, system="mobility"):
+    d = os.path.join(tdir, "events", system, name)
     os.makedirs(d, exist_ok=True)
     lines = ["name: %s" % name, "ID: %d" % evid, "format:"]
     off = 0
@@ -221,13 +283,126 @@ def cpu_pages(events):
     return b"".join(pages)
 
 
-# flip reasons, number of modes and of migrate reasons the workload uses
-WORKLOAD = {"flip": (0, 1, 2, 3), "modes": 4, "reasons": 9}
+# flip reasons, number of modes and of migrate reasons the workload uses;
+# which kernel's retry passes; whether migrate_folio is recorded
+WORKLOAD = {"flip": (0, 1, 2, 3), "modes": 4, "reasons": 9,
+            "kernel": "6.1", "migrate_folio": True}
+# the tables the expected info text is made with (use_612 changes them)
+TABLES = {"mode": MODE, "reason": MR}
+# "EVENT\tCPU\tTS\tTEXT" lines, see migrations()
+EXPECTED = []
+# the events whose info text expected-info.txt holds
+EXPECTED_EVENTS = ("migrate_folio", "migrate_folio_failed", "migrate_pass")
+
+
+def info_text(name, v):
+    """The text the kernel's print format gives record @v of @name."""
+    mode = names(TABLES["mode"])[v["mode"]]
+    reason = names(TABLES["reason"])[v["reason"]]
+    if name == "migrate_pass":
+        return ("stage=%s pass=%d nr_succeeded=%d nr_failed=%d nr_retry=%d "
+                "mode=%s reason=%s" % (names(STAGE)[v["stage"]], v["pass"],
+                                       v["nr_succeeded"], v["nr_failed"],
+                                       v["nr_retry"], mode, reason))
+    return ("src_pfn=0x%x dst_pfn=0x%x order=%d result=%s mode=%s reason=%s "
+            "pass=%d src_mt=%s dst_mt=%s" %
+            (v["src_pfn"], v["dst_pfn"], v["order"],
+             names(RESULT)[-v["result"] & 0xffffffff], mode, reason,
+             v["pass"], names(MT)[v["src_mt"]], names(MT_DST)[v["dst_mt"]]))
+
+
+def migrations(ev, cpus):
+    """Ten migrate_pages() calls, on alternate CPUs, recorded as patch 11
+    records them.  Each call: folios A, B, C; A moves in pass 0, B is
+    retried (EAGAIN) and moves in pass 1, C fails for good (EBUSY).  Call 2
+    migrates hugetlb folios (order 9, stage hugetlb); in call 5 the retry
+    of B (6.1) or the unmap of C (6.12) fails with ENOMEM, which ends the
+    pass without a migrate_pass.  On 6.12 a batch is unmapped (C fails
+    there; the unmapped A and B are counted by the move stage), then moved.
+    """
+    k612 = WORKLOAD["kernel"] == "6.12"
+    t_base = 1_000_000_000 + 50_000_000 + 31_000_137
+    seq = [0]
+
+    def emit(name, cpu, ts, pid, **vals):
+        cpus[cpu].append((ts, ev(name, pid, **vals)))
+        if name in EXPECTED_EVENTS:
+            seq[0] += 1
+            EXPECTED.append((ts, cpu, seq[0], name, info_text(name, vals)))
+
+    for k in range(10):
+        cpu, pid = k % 2, 400 + k % 2
+        clock = [t_base + (k // 2) * 160_000_000 + cpu * 1_050_000]
+        mode, reason = k % WORKLOAD["modes"], k % WORKLOAD["reasons"]
+        huge, enomem = k == 2, k == 5
+        order = [9] * 3 if huge else [k % 3, (k + 1) % 3, 0]
+        pages = [1 << o for o in order]
+        step = 0x200 if huge else 4
+        src = [(0x40000 if huge else 0x2000 + 16 * k) + step * j
+               for j in range(3)]
+        dst = [(0x60000 if huge else 0x8000 + 16 * k) + step * j
+               for j in range(3)]
+
+        def attempt(j, result, pass_, dst_pfn=None):
+            clock[0] += 300_000
+            d = dst[j] if dst_pfn is None else dst_pfn
+            vals = {"src_pfn": src[j], "dst_pfn": d, "result": result,
+                    "order": order[j], "mode": mode, "reason": reason,
+                    "pass": pass_, "src_mt": 1, "dst_mt": 1 if d else 6}
+            if WORKLOAD["migrate_folio"]:
+                emit("migrate_folio", cpu, clock[0], pid, **vals)
+            if result:	# written right after migrate_folio's record
+                emit("migrate_folio_failed", cpu, clock[0] + 40, pid,
+                     **vals)
+
+        def pass_end(stage, pass_, moved, failed, retry):
+            clock[0] += 100_000
+            emit("migrate_pass", cpu, clock[0], pid,
+                 stage=names_rev(STAGE)[stage], **{"pass": pass_},
+                 nr_succeeded=moved, nr_failed=failed, nr_retry=retry,
+                 mode=mode, reason=reason)
+
+        moved, failed = 0, 0
+        if huge or not k612:
+            stage = "hugetlb" if huge else "unmap_move"
+            attempt(0, 0, 0)
+            attempt(1, -11, 0)
+            attempt(2, -16, 0)
+            pass_end(stage, 0, pages[0], pages[2], pages[1])
+            moved, failed = pages[0], pages[2]
+            if enomem:	# a new destination for the retry: none left
+                attempt(1, -12, 1, dst_pfn=0)
+                failed += pages[1]
+            else:	# a new destination per attempt: 6.1, and hugetlb
+                attempt(1, 0, 1, dst_pfn=dst[2] + step)
+                pass_end(stage, 1, pages[1], 0, 0)
+                moved += pages[1]
+        else:
+            if enomem:
+                attempt(2, -12, 0, dst_pfn=0)
+            else:
+                attempt(2, -16, 0)
+                pass_end("unmap", 0, 0, pages[2], 0)
+            failed = pages[2]
+            attempt(0, 0, 0)
+            attempt(1, -11, 0)
+            pass_end("move", 0, pages[0], 0, pages[1])
+            attempt(1, 0, 1)	# the move stage keeps its destination
+            pass_end("move", 1, pages[1], 0, 0)
+            moved = pages[0] + pages[1]
+        clock[0] += 100_000
+        emit("mm_migrate_pages", cpu, clock[0], pid, succeeded=moved,
+             failed=failed, mode=mode, reason=reason)
+
+
+def names_rev(table):
+    return {n: v for v, n in names(table).items()}
 
 
 def workload():
     """Known events per CPU: the test asserts on exactly these."""
     by_name = {e[0]: e for e in EVENTS}
+    by_name.update({e[1]: e[1:] for e in STOCK})
 
     def ev(name, pid, **vals):
         _, evid, fields, _ = by_name[name]
@@ -255,20 +430,16 @@ def workload():
             cpu1.append((t + 7_000_000, ev("pcp_drain", 300, cpu=1,
                         zone=2, reason=i % 5, nr_unmovable=4,
                         nr_movable=30, nr_reclaimable=1, total=35)))
-        cpu0.append((t + 11_000_000, ev("migrate_folio", 400,
-                    src_pfn=0x2000 + i, dst_pfn=0x8000 + i,
-                    result=(0, -11, 0, -16)[i % 4], order=0,
-                    mode=i % WORKLOAD["modes"],
-                    reason=i % WORKLOAD["reasons"], src_mt=1, dst_mt=1)))
+    migrations(ev, (cpu0, cpu1))
     return sorted(cpu0), sorted(cpu1)
 
 
 def break_formats():
-    """Undo the two decodings a careless kernel patch would get wrong."""
+    """Undo the decodings a careless kernel patch would get wrong."""
     global EVENTS
     fixed = []
     for name, evid, fields, fmt in EVENTS:
-        if name == "migrate_folio":
+        if name in ("migrate_folio", "migrate_folio_failed"):
             fmt = fmt.replace(sym("result", RESULT,
                                   "(-(REC->%s)) & 0xffffffff"),
                               sym("result", RESULT.replace("{ 1", "{ -1")
@@ -276,6 +447,9 @@ def break_formats():
         if name == "pcp_drain":
             fmt = fmt.replace("reason=%s", "reason=%u") \
                      .replace(sym("reason", DRAIN), "REC->reason")
+        if name == "migrate_pass":
+            fmt = fmt.replace("stage=%s", "stage=%u") \
+                     .replace(sym("stage", STAGE), "REC->stage")
         fixed.append((name, evid, fields, fmt))
     EVENTS = fixed
 
@@ -283,22 +457,43 @@ def break_formats():
 FLIP_612 = FLIP + ', { 8, "online" }, { 9, "merge" }, { 10, "offline" }'
 MODE_612 = MODE.replace(', { 3, "MIGRATE_SYNC_NO_COPY" }', '')
 MR_612 = MR + ', { 9, "damon" }'
-K612 = {"flip": (0, 1, 2, 9), "modes": 3, "reasons": 10}
+STOCK_MR_612 = STOCK_MR + ', {9, "damon"}'
+K612 = {"flip": (0, 1, 2, 9), "modes": 3, "reasons": 10, "kernel": "6.12"}
 
 
 def use_612():
     """The tables of a 6.12 kernel; the workload then uses merge/damon."""
-    global EVENTS
+    global EVENTS, STOCK
     fixed = []
-    for name, evid, fields, fmt in EVENTS:
+    for name, evid, flds, fmt in EVENTS:
         if name == "pageblock_flip":
             fmt = fmt.replace(sym("reason", FLIP), sym("reason", FLIP_612))
-        if name == "migrate_folio":
+        if name in ("migrate_folio", "migrate_folio_failed",
+                    "migrate_pass"):
             fmt = fmt.replace(sym("mode", MODE), sym("mode", MODE_612)) \
                      .replace(sym("reason", MR), sym("reason", MR_612))
-        fixed.append((name, evid, fields, fmt))
+        fixed.append((name, evid, flds, fmt))
     EVENTS = fixed
+    # 6.12's mm_migrate_pages: nr_split (large_folio_split) and damon
+    STOCK = [("migrate", "mm_migrate_pages", 288, fields(
+        "unsigned long succeeded; unsigned long failed;"
+        " unsigned long thp_succeeded; unsigned long thp_failed;"
+        " unsigned long thp_split; unsigned long large_folio_split;"
+        " enum migrate_mode mode; int reason"),
+        '"nr_succeeded=%lu nr_failed=%lu nr_thp_succeeded=%lu '
+        'nr_thp_failed=%lu nr_thp_split=%lu nr_split=%lu mode=%s '
+        'reason=%s", REC->succeeded, REC->failed, REC->thp_succeeded, '
+        'REC->thp_failed, REC->thp_split, REC->large_folio_split, ' +
+        sym("mode", STOCK_MODE) + ', ' + sym("reason", STOCK_MR_612))]
     WORKLOAD.update(K612)
+    TABLES.update(mode=MODE_612, reason=MR_612)
+
+
+def default_events():
+    """Patch 11's default recording: no migrate_folio at all."""
+    global EVENTS
+    EVENTS = [e for e in EVENTS if e[0] != "migrate_folio"]
+    WORKLOAD["migrate_folio"] = False
 
 
 def print_workload():
@@ -314,18 +509,20 @@ def print_workload():
 def main():
     args = sys.argv[1:]
     events = workload
-    if args[:1] == ["--broken"]:
-        break_formats()
-        args = args[1:]
-    elif args[:1] == ["--no-mobility"]:
-        events = print_workload
-        args = args[1:]
-    elif args[:1] == ["--k612"]:
-        use_612()
-        args = args[1:]
-    if len(args) != 1:
+    flags = {"--broken", "--no-mobility", "--k612", "--default-events"}
+    while args and args[0] in flags:
+        flag = args.pop(0)
+        if flag == "--broken":
+            break_formats()
+        elif flag == "--no-mobility":
+            events = print_workload
+        elif flag == "--k612":
+            use_612()
+        else:
+            default_events()
+    if len(args) != 1 or args[0].startswith("--"):
         sys.stderr.write("usage: mkfixture.py [--broken|--no-mobility|"
-                         "--k612] OUTDIR\n")
+                         "--k612] [--default-events] OUTDIR\n")
         return 2
     out = os.path.abspath(args[0])
     tdir = os.path.join(out, "tracefs")
@@ -339,12 +536,15 @@ def main():
     with open(os.path.join(tdir, "events", "ftrace", "print", "format"),
               "w") as f:
         f.write(FTRACE_PRINT)
-    for name, evid, fields, fmt in EVENTS:
-        if events is workload:
+    if events is workload:
+        for name, evid, fields, fmt in EVENTS:
             write_format(tdir, name, evid, fields, fmt)
+        for system, name, evid, fields, fmt in STOCK:
+            write_format(tdir, name, evid, fields, fmt, system)
     with open(os.path.join(tdir, "saved_cmdlines"), "w") as f:
         f.write("1 init\n200 stress-alloc\n201 stress-alloc\n"
-                "202 stress-alloc\n300 kcompactd0\n400 migrate-test\n")
+                "202 stress-alloc\n300 kcompactd0\n400 migrate-test\n"
+                "401 migrate-test\n")
     with open(os.path.join(out, "kallsyms"), "w") as f:
         f.write("ffffffff81234560 T steal_suitable_fallback\n")
 
@@ -354,6 +554,10 @@ def main():
         with open(path, "wb") as f:
             f.write(cpu_pages(records))
         cpus.append(path)
+    # KernelShark's order: by time, a tie to the lower CPU, else as written
+    with open(os.path.join(out, "expected-info.txt"), "w") as f:
+        for ts, cpu, _, name, text in sorted(EXPECTED):
+            f.write("%s\t%d\t%d\t%s\n" % (name, cpu, ts, text))
 
     head = os.path.join(out, "head.dat")
     dat = os.path.join(out, "synthetic.dat")
