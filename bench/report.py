@@ -82,6 +82,7 @@ WORKLOADS = (
     ("faultloop", "on", "patched, events on / events off"),
     ("pipeloop", "on", "patched, events on / events off"),
     ("migrateloop", "on", "patched, events on / events off"),
+    ("migrateloop-folio", "folio", "patched, events on with `migrate_folio` too / off"),
     ("migrateloop-kmem", "peer", "patched, mainline `kmem:mm_page_alloc` alone on / off"),
     ("drainloop", "on", "patched, events on / events off"),
     ("stealloop", "on", "patched, events on / events off"),
@@ -636,7 +637,11 @@ def main():
       " faults, op = fault); **pipeloop** `bench-pipeloop -n 800` (order-0"
       " data pages + order-2/3 pipe rings, op = iteration); **migrateloop**"
       " `bench-migrateloop -n 256 -i 10` (move_pages(2) of 256 pages node 0"
-      " -> 1 -> 0, ten times, op = page moved: one `migrate_folio` per op);"
+      " -> 1 -> 0, ten times, op = page moved; the default recording writes"
+      " a few `migrate_pass` events per call and a `migrate_folio_failed`"
+      " per failed attempt);"
+      " **migrateloop-folio** the same loop with `migrate_folio` on too,"
+      " which a user enables on purpose: one event per op;"
       " **migrateloop-kmem** the same loop with mainline's per-page"
       " `kmem:mm_page_alloc` alone on instead of the mobility events: what"
       " any per-page event costs there, the peer of `migrate_folio`;"
@@ -659,9 +664,11 @@ def main():
       " Unpatched and patched"
       " kernels booted alternately; inside each patched boot the events are"
       " switched off/on alternately run by run (tracefs only:"
-      " `events/mobility/enable`, `tracing_on`, nobody reading the 4 MiB/cpu"
-      " ring, overwrite mode; the ring is cleared before each run and its"
-      " events are counted after it). Ratios: median of all runs of one side over"
+      " \"events on\" is the default recording, `events/mobility/enable`"
+      " with `migrate_folio` switched off again; `tracing_on`, nobody reading"
+      " the 4 MiB/cpu ring, overwrite mode; every arm, off included, is"
+      " prepared alike: events set, ring cleared, tracing on, and its"
+      " events counted after it). Ratios: median of all runs of one side over"
       " the median of the other; min/max over the per-boot (off vs"
       " unpatched) or per-pair (on vs off) ratios.")
     w("")

@@ -28,12 +28,16 @@
 #      without map access.
 #
 #   bench/run.sh [--base VER] [--only overhead|size|throughput|mapdump|irqsoff]...
-#                [--quick] [--patched BZIMAGE] [--unpatched BZIMAGE]
+#                [--clock wall|icount] [--quick] [--patched BZIMAGE] [--unpatched BZIMAGE]
 #                [--irqsoff-v1 BZIMAGE] [--irqsoff-v2 BZIMAGE] [--dry-run]
 #
 # --base is the kernel base, a directory of kernel-patches/ (default
 # $FRAGVIEW_KERNEL, make's KERNEL=, else 6.1); --dry-run says what would
 # be measured and written, and stops.
+# --clock measures the overhead on one clock only (default both): icount
+# counts guest instructions and is immune to host load, wall is plain
+# TCG time and on a shared host mostly noise; the other clock's table
+# then says "Not measured".
 # --patched/--unpatched use prebuilt kernels from the cache layout of
 # qemu/build-kernel.sh (KEY/bzImage next to KEY/src/build) instead of
 # calling it, for every part (jump labels or not: the kernel given); --irqsoff-v1/--irqsoff-v2 likewise (KEY/config next to it).
@@ -67,6 +71,7 @@ die() { echo "bench: error: $*" >&2; exit 1; }
 parts=()
 quick=0
 dry_run=0
+clock=both
 base=${FRAGVIEW_KERNEL:-$fv_default_base}
 KP= KU= KPJ= KUJ= KI1= KI2=
 while [ $# -gt 0 ]; do
@@ -79,6 +84,10 @@ while [ $# -gt 0 ]; do
 		*) die "unknown part '$2'" ;; esac
 		shift ;;
 	--quick) quick=1 ;;
+	--clock)
+		[ $# -ge 2 ] || die "--clock wants wall or icount"
+		case $2 in wall|icount) clock=$2 ;; *) die "unknown clock '$2'" ;; esac
+		shift ;;
 	--patched|--unpatched)
 		[ $# -ge 2 ] && [ -s "$2" ] || die "$1 wants a bzImage"
 		if [ "$1" = --patched ]; then KP=$(realpath "$2") KPJ=$KP
@@ -88,7 +97,7 @@ while [ $# -gt 0 ]; do
 		[ $# -ge 2 ] && [ -s "$2" ] || die "$1 wants a bzImage"
 		if [ "$1" = --irqsoff-v1 ]; then KI1=$(realpath "$2"); else KI2=$(realpath "$2"); fi
 		shift ;;
-	-h|--help) sed -n '4,53p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '4,57p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown option '$1'" ;;
 	esac
 	shift
@@ -215,18 +224,20 @@ tree_state() {	# PATH...: "commit X" or "commit X + uncommitted changes"
 PROVENANCE="tree $(tree_state .); series kernel-patches/$base/ as of $(tree_state "kernel-patches/$base")"
 
 # --- kernels and initramfs ------------------------------------------------
-# the plain kernels only for the parts that boot or measure them
-if want size || want overhead || want throughput || want mapdump; then
+# the plain kernels only for the parts that boot them: throughput needs
+# only the patched kernel, map dump either (size and overhead use the
+# jump-label kernels below)
+has_series=0
+! { [ -s "$series" ] && grep -qv '^[[:space:]]*\(#\|$\)' "$series"; } || has_series=1
 say "kernels (cached builds are reused)"
-# throughput needs only the patched kernel, map dump either
-# (size and overhead use the jump-label kernels below)
+if want throughput || want mapdump; then
 if [ -z "$KU" ] && want mapdump && [ -z "$KP" ]; then
 	record_cmd "qemu/build-kernel.sh --unpatched"
 	KU=$("$REPO/qemu/build-kernel.sh" --unpatched) || die "unpatched kernel build failed"
 fi
 if [ -n "$KP" ]; then
 	note "patched kernel given: $KP"
-elif [ -s "$series" ] && grep -qv '^[[:space:]]*\(#\|$\)' "$series"; then
+elif [ $has_series = 1 ]; then
 	record_cmd "qemu/build-kernel.sh"
 	if ! KP=$("$REPO/qemu/build-kernel.sh"); then
 		note "NOT MEASURED (patched parts): the patched kernel did not build"
@@ -244,7 +255,9 @@ if want size || want overhead; then
 		KUJ=$("$REPO/qemu/build-kernel.sh" --unpatched --extra-config "$jl") ||
 			die "unpatched jump-label kernel build failed"
 	fi
-	if [ -z "$KPJ" ] && [ -n "$KP" ]; then
+	if [ $has_series = 0 ] && [ -z "$KPJ" ]; then
+		note "NOT MEASURED (patched size, overhead): $PATCHES/series is missing or empty"
+	elif [ -z "$KPJ" ]; then
 		record_cmd "qemu/build-kernel.sh --extra-config qemu/jump-label.config"
 		if ! KPJ=$("$REPO/qemu/build-kernel.sh" --extra-config "$jl"); then
 			note "NOT MEASURED (patched size, overhead): the patched jump-label kernel did not build"
@@ -340,6 +353,9 @@ result_rows() {
 		print part "\t" $2 "\t" fl "-" $3 "\t" b "\t" $4 "\t" $5 "\t" ev "\t" ops "\t" names }'
 }
 if want overhead; then
+	[ "$clock" != icount ] || BOOT_PAIRS=0
+	[ "$clock" != wall ] || ICOUNT_PAIRS=0
+	[ "$clock" = both ] || note "overhead measured on the $clock clock only (--clock $clock)"
 	say "overhead: $BOOT_PAIRS x (unpatched boot, patched boot), $REPS_PER_BOOT alternating reps each (load $(load))"
 	for b in $(seq 1 "$BOOT_PAIRS"); do
 		for fl in unpatched patched; do
@@ -481,7 +497,7 @@ if want throughput; then
 			"$ITERATE" --by-event "$f7" > "$OUTDIR/$c.event-counts" ||
 				die "iterate failed on $f7"
 			ev=$(awk '{ n += $2 } END { print n + 0 }' "$OUTDIR/$c.event-counts")
-			mob=$(awk '$1 ~ /^(pageblock_|pcp_drain|migrate_folio)/ { n += $2 } END { print n + 0 }' "$OUTDIR/$c.event-counts")
+			mob=$(awk '$1 ~ /^(pageblock_|pcp_drain|migrate_folio|migrate_pass)/ { n += $2 } END { print n + 0 }' "$OUTDIR/$c.event-counts")
 			awk -v c="$c" '{ print "mix\t" c "\t" $1 "\t" $2 }' "$OUTDIR/$c.event-counts" >> "$DATA"
 			for ver in v7 v6; do
 				f=$f7

@@ -5,8 +5,11 @@
 # heavily, or a common path where it should cost nothing:
 #   faultloop    order-0 anonymous faults (and pcp_drain free_high trims)
 #   pipeloop     order-0/2/3 pipe allocations
-#   migrateloop  move_pages between two nodes: migrate_folio per page;
-#                again as migrateloop-kmem, with mainline's per-page
+#   migrateloop  move_pages between two nodes with the default recording
+#                (migrate_folio_failed, migrate_pass: a few events per
+#                call); again as migrateloop-folio with migrate_folio on
+#                too, on purpose ("folio": one event per page), and as
+#                migrateloop-kmem with mainline's per-page
 #                kmem:mm_page_alloc alone on ("peer"): what any per-page
 #                event costs there
 #   drainloop    faultloop with the per-cpu lists at their smallest high
@@ -28,7 +31,7 @@
 # events it wrote are counted per run, and by name.
 # Kernel parameters read: fv.bench.reps=N (default 10).
 # Output lines: "result WORKLOAD MODE REP VALUE_NS ops N [events N NAME=N...]",
-# MODE off, on or peer; VALUE_NS per op.
+# MODE off, on, folio or peer; VALUE_NS per op.
 . /lib/fragview.sh
 set -e
 reps=10
@@ -65,7 +68,8 @@ event_counts() {
 
 # set_mode MODE: every arm is prepared the same way before its timed run
 # (events off, an empty ring, tracing on) and differs only in the events
-# it enables: none (off), the mobility system (on) or mainline's per-page
+# it enables: none (off), the default recording's mobility events, all
+# but migrate_folio (on), all of them (folio) or mainline's per-page
 # kmem:mm_page_alloc (peer).  set_mode idle: everything off, between runs.
 set_mode() {
 	echo 0 > "$T/tracing_on"
@@ -75,7 +79,11 @@ set_mode() {
 	[ "$1" != idle ] || return 0
 	echo > "$T/trace"
 	case $1 in
-	on) echo 1 > "$T/events/mobility/enable" ;;
+	on)
+		echo 1 > "$T/events/mobility/enable"
+		echo 0 > "$T/events/mobility/migrate_folio/enable"
+		;;
+	folio) echo 1 > "$T/events/mobility/enable" ;;
 	peer) echo 1 > "$T/events/kmem/mm_page_alloc/enable" ;;
 	esac
 	echo 1 > "$T/tracing_on"
@@ -119,8 +127,8 @@ reps() {
 	done
 }
 
-# move_pages between the two nodes fires migrate_folio once per page: the
-# event-heavy workload
+# move_pages between the two nodes: migrate_folio once per page, the
+# default recording a few migrate_pass events per call
 numa=0
 [ ! -d /sys/devices/system/node/node1 ] || numa=1
 [ $numa = 1 ] || echo "bench: one NUMA node: migrateloop not run"
@@ -132,6 +140,9 @@ migrateloop_wl() {
 }
 migratepeer_wl() {
 	[ $numa = 0 ] || run migrateloop-kmem "$1" "$2" moves bench-migrateloop -n 256 -i 10
+}
+migratefolio_wl() {
+	[ $numa = 0 ] || run migrateloop-folio "$1" "$2" moves bench-migrateloop -n 256 -i 10
 }
 drainloop_wl() { run drainloop "$1" "$2" faults faultloop -s 16384 -n 4; }
 fliploop_wl() { run fliploop "$1" "$2" iterations bench-fliploop -n 2 -m 32; }
@@ -165,8 +176,10 @@ faultloop -s 65536 -n 1 > /dev/null
 bench-pipeloop -n 500 > /dev/null
 [ $numa = 0 ] || bench-migrateloop -n 256 -i 2 > /dev/null
 reps "$reps" "$modes" faultloop_wl pipeloop_wl migrateloop_wl
-# the peer: mainline's per-page event, in the same loop and boot
+# the peer: mainline's per-page event, in the same loop and boot; and
+# migrate_folio, which a user enables on purpose
 [ "$modes" = off ] || reps "$reps" "off peer" migratepeer_wl
+[ "$modes" = off ] || reps "$reps" "off folio" migratefolio_wl
 
 # drainloop: every zone's per-cpu high at its floor (4 batches); it
 # stays there for the stealloop, whose holes and freed pages must not
