@@ -6,10 +6,12 @@
 # drained; no per-page drain is left without its batch; the scenario drained
 # at least --min-batches batches and with every --reasons reason.  A CPU
 # whose lists a cpu_dead drain emptied is offline: until it records an
-# event again, only cpu_dead drains (the rest of page_alloc_cpu_dead()'s
-# zones and batches) can name it.  The CPUs that exist are the capture's
-# (trace-cmd's cpus=N): drain_all() also empties the lists of CPUs that
-# recorded nothing.
+# event again, or the scenario marks it coming online (trace_marker
+# "fragview_cpu: cpu=N online": an onlined CPU fills its lists before it
+# records anything), only cpu_dead drains (the rest of
+# page_alloc_cpu_dead()'s zones and batches) can name it.  The CPUs that
+# exist are the capture's (trace-cmd's cpus=N): drain_all() also empties
+# the lists of CPUs that recorded nothing.
 # The per-page event's migratetype is the pcp list's type on 6.1 (cached
 # when the page was freed), so the batch's counts per list are checked
 # exactly; since 6.10 it is the type of the page's block when it is drained
@@ -59,6 +61,11 @@ wrong_type, typed, unmapped, perpage = [], 0, 0, 0  # unmapped: before any snaps
 for i, e in enumerate(events(a.capture, header=header)):
     cpus.add(e.cpu)
     offline.pop(e.cpu, None)            # it runs: online (again)
+    # the scenario brings a CPU back (qemu/guest/scenarios/drain.sh): it
+    # may fill its lists before it records anything
+    if e.name == 'print' and 'fragview_cpu:' in e.raw and ' online' in e.raw:
+        offline.pop(int(e.f.get('cpu', -1)), None)
+        continue
     if e.name != 'mm_page_pcpu_drain' and e.cpu in acc:
         acc[e.cpu]['cut'] = False      # a batch runs with irqs off: nothing between
     if e.name in ('pageblock_state', 'pageblock_flip'):
@@ -202,7 +209,7 @@ t.check(not dead_cpu, 'cpu= of cpu_dead drains is the dead cpu, not the one runn
         '(%d batches)' % reasons.get('cpu_dead', 0), dead_cpu,
         vacuous=not reasons.get('cpu_dead'))
 t.check(not after_dead, 'after a cpu_dead drain of a CPU, until it records an event '
-        'again, its lists are drained only as cpu_dead', after_dead,
+        'again or is marked coming online, its lists are drained only as cpu_dead', after_dead,
         vacuous=not reasons.get('cpu_dead'))
 t.check((checked_zone > 0 or not drains) and not wrong_zone, 'nid/zone are those of the '
         'drained pages (%d batches checked)' % checked_zone, wrong_zone, vacuous=none)

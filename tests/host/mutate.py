@@ -137,6 +137,36 @@ def drain_all_as_cpu_dead(L, side):
     raise SystemExit('mutate.py: no drain of a CPU followed by another of it')
 
 
+def _marked_online(L, cpu_of):
+    """drain_all_as_cpu_dead, then the scenario's trace_marker line saying
+    CPU cpu_of(cpu) is coming online, right after the cpu_dead drain."""
+    L = drain_all_as_cpu_dead(L, side=None)
+    i = next(i for i, l in enumerate(L) if ev(l) == 'pcp_drain' and
+             field(l, 'reason') == 'cpu_dead')
+    head = L[i].split(':')[0].rsplit(' ', 1)[0]
+    cpu = cpu_of(int(field(L[i], 'cpu')))
+    L.insert(i + 1, '%s %s: print:                tracing_mark_write: '
+             'fragview_cpu: cpu=%d online' % (head, field_ts(L[i]), cpu))
+    return L
+
+
+def field_ts(line):
+    return re.search(r'(\d+\.\d+):', line).group(1)
+
+
+def cpu_marked_online(L, side):
+    """A CPU whose lists a cpu_dead drain emptied, then marked coming
+    online (drain.sh's trace_marker) and drained by drain_all_pages()
+    before it records an event: a correct kernel writes this."""
+    return _marked_online(L, lambda cpu: cpu)
+
+
+def other_cpu_marked_online(L, side):
+    """drain_all_as_cpu_dead with a marker naming another CPU coming
+    online: it excuses nothing."""
+    return _marked_online(L, lambda cpu: cpu + 7)
+
+
 def drain_free_high_as_vmstat(L, side):
     """A drain of a list gone above its high mark, in a task freeing
     pages, reported as the vmstat worker's."""
@@ -827,6 +857,7 @@ DEFECTS = {f.__name__.replace('_', '-'): f for f in (
     high_order_as_movable, flip_in_wrong_zone, order_0_hugetlb, wrong_dst_mt,
     drop_one_flip, no_flips, truncated_snapshot, block_mt_is_alloc_mt, drop_drains_but_first,
     drain_wrong_node, drain_wrong_cpu, drain_dead_cpu_as_running, drain_all_as_cpu_dead,
+    other_cpu_marked_online,
     drain_on_missing_cpu, drain_past_cpus_header, cpus_header_short,
     drain_free_high_as_vmstat,
     dup_success, missing_failure, lost_last_step, isolate_outside,
@@ -845,7 +876,8 @@ DEFECTS = {f.__name__.replace('_', '-'): f for f in (
 
 # reports a correct kernel could write, that an oracle must pass
 VALID = {f.__name__.replace('_', '-'): f for f in (
-    idle_cpu_drained, walk_changed_between, census_changed_after_walks)}
+    idle_cpu_drained, cpu_marked_online, walk_changed_between,
+    census_changed_after_walks)}
 
 if __name__ == '__main__':
     if len(sys.argv) not in (4, 6) or sys.argv[1] not in {**DEFECTS, **VALID}:

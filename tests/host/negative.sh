@@ -124,6 +124,8 @@ drain_ case_ drain-past-cpus-header 'a CPU of the capture \(2 CPUs\)'
 drain_ case_ cpus-header-short 'every CPU that recorded events is one of the 1'
 drain_ valid_ idle-cpu-drained 'a CPU of the capture \(3 CPUs\)'
 drain_ case_ drain-all-as-cpu-dead 'drained only as cpu_dead'
+drain_ valid_ cpu-marked-online 'drained only as cpu_dead'
+drain_ case_ other-cpu-marked-online 'drained only as cpu_dead'
 drain_ case_ drain-free-high-as-vmstat 'vmstat drain ran in a kworker'
 case_ dup-success movepages.py migrate.report.gz migrate.movepages.out \
 	'succeeds twice' -- --movepages @SIDE@ --pageblocks "$F/migrate.pageblocks"

@@ -19,6 +19,10 @@ taskset -c 1 faultloop -s 8192 -n 2 > "$OUT/faultloop.out" 2>&1 ||
 	fv_fail "faultloop exited with $?"
 echo 0 > $cpu1 || fv_fail "cpu1 offline"
 echo "fragview: cpu1 online=$(cat $cpu1)"
+# for the host's drain oracle: from here CPU 1 may fill its lists again
+# before it records an event of its own
+[ ! -w "$TRACING/trace_marker" ] ||
+	echo "fragview_cpu: cpu=1 online" > "$TRACING/trace_marker"
 echo 1 > $cpu1 || fv_fail "cpu1 online"
 echo "fragview: cpu1 online=$(cat $cpu1)"
 rm -f /tmp/fragmenter.ready
