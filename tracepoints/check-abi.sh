@@ -43,7 +43,7 @@ elif [ $# -ge 1 ] && [ "$1" = --kernel ]; then
 fi
 
 # The ABI: "event: type name, type name, ..." (README.md, field order).
-abi='pageblock_steal: unsigned long pfn, unsigned long block_pfn, int nid, int free_moved, int alike, u8 zone, u8 order, u8 fallback_order, u8 alloc_mt, u8 block_mt, bool claimed
+abi='pageblock_steal: unsigned long pfn, unsigned long block_pfn, int nid, int free_moved, int alike, u8 zone, u8 order, u8 fallback_order, u8 alloc_mt, u8 block_mt, bool claimed, bool taken
 pageblock_flip: unsigned long pfn, unsigned long caller, unsigned long gen, int nid, u8 zone, u8 old_mt, u8 new_mt, u8 reason
 pcp_drain: int cpu, int nid, unsigned int nr_unmovable, unsigned int nr_movable, unsigned int nr_reclaimable, unsigned int nr_high_order, unsigned int total, u8 zone, u8 reason
 migrate_folio: unsigned long src_pfn, unsigned long dst_pfn, int result, u8 order, u8 mode, u8 reason, u8 pass, u8 src_mt, u8 dst_mt
