@@ -13,6 +13,9 @@
 #    show, field by field, the text the kernel prints for each record, in
 #    captures with all three and in patch 11's default recording (no
 #    migrate_folio), where migrate_folio_failed gets the same red crosses;
+#    pageblock_steal records of claims 6.12 declined (taken=0) are counted
+#    and get no steal marker, and a capture from before the taken field
+#    has every steal marked;
 # 3. the same on every real capture in tests/fixtures/*.dat (KS_FIXTURES=DIR
 #    to use another directory); a capture without mobility events (kernel
 #    without our patches) is only checked for the plugin declining it.
@@ -126,6 +129,21 @@ expected_count() {
 	grep -c "^$2	" "$1/expected-info.txt" 2>/dev/null
 }
 
+# steal_counts NAME DIR: the plugin counts every pageblock_steal
+# mkfixture.py wrote and marks the taken ones only (claimed or not); the
+# declined claims (taken=0: nothing was stolen) are counted apart.  A
+# capture without the taken field has steals only.
+steal_counts() {
+	local name=$1 dir=$2 exp=$2/expected-info.txt all declined claimed
+	all=$(expected_count "$dir" pageblock_steal)
+	declined=$(grep -c '^pageblock_steal	.* taken=0$' "$exp")
+	claimed=$(grep -Ec '^pageblock_steal	.* claimed=1( taken=1)?$' "$exp")
+	plugin_counts "$name" "event pageblock_steal:count:${all:-0}" \
+		"declined pageblock_steal:count:${declined:-0}" \
+		"mark steal_claimed:stored:${claimed:-0}" \
+		"mark steal_unclaimed:stored:$((all - declined - claimed))"
+}
+
 # same_as_folio NAME: each migrate_folio_failed shows what the failed
 # migrate_folio it repeats shows (a capture with both).
 same_as_folio() {
@@ -164,7 +182,8 @@ for name in 'zone=Normal' 'alloc_mt=Unmovable' 'block_mt=Movable' \
 	check "synthetic: KernelShark shows $name" \
 		grep -q "^info .* $name\( \|$\)" "$work/decode-synthetic.txt"
 done
-info_ok synthetic "$syn" migrate_folio migrate_folio_failed migrate_pass
+info_ok synthetic "$syn" pageblock_steal migrate_folio migrate_folio_failed \
+	migrate_pass
 same_as_folio synthetic
 
 "$decode" -p "$plugin" "$syn-broken/synthetic.dat" >"$work/decode-broken.txt" 2>&1
@@ -200,12 +219,12 @@ if python3 "$here/tests/mkfixture.py" --k612 "$k612" >>"$work/mkfixture.log" 2>&
 	decode_ok synthetic-6.12 "$k612/synthetic.dat"
 	for name in 'reason=merge' 'reason=damon' 'reason=steal' \
 		    'mode=MIGRATE_SYNC' 'reason=compaction' 'stage=unmap' \
-		    'stage=move' 'stage=hugetlb'; do
+		    'stage=move' 'stage=hugetlb' 'taken=0' 'taken=1'; do
 		check "synthetic 6.12: KernelShark shows $name" \
 			grep -q "^info .* $name\( \|$\)" "$work/decode-synthetic-6.12.txt"
 	done
-	info_ok synthetic-6.12 "$k612" migrate_folio migrate_folio_failed \
-		migrate_pass
+	info_ok synthetic-6.12 "$k612" pageblock_steal migrate_folio \
+		migrate_folio_failed migrate_pass
 	same_as_folio synthetic-6.12
 	n=$(grep -c '^info pageblock_flip: .* reason=merge ' "$work/decode-synthetic-6.12.txt")
 	check "synthetic 6.12: 10 merge flips shown (got $n)" [ "$n" -eq 10 ]
@@ -222,6 +241,24 @@ if python3 "$here/tests/mkfixture.py" --k612 "$k612" >>"$work/mkfixture.log" 2>&
 		"event migrate_pass:count:$np" \
 		"repeats migrate_folio_failed:count:$nf" \
 		"mark migrate_fail:stored:$nf"
+	# Declined claims (taken=0) are counted, never drawn as steals: of
+	# the 20 unclaimed records, the declined ones get no hollow triangle.
+	nd=$(grep -c '^pageblock_steal	.* claimed=0 taken=0$' "$k612/expected-info.txt")
+	nt=$(grep -c '^pageblock_steal	.* taken=1$' "$k612/expected-info.txt")
+	check "synthetic 6.12: fixture has declined claims ($nd) and steals ($nt)" \
+		[ "${nd:-0}" -gt 0 -a "${nt:-0}" -gt 0 -a $((nd + nt)) -eq 40 ]
+	plugin_counts synthetic-6.12 "event pageblock_steal:count:40" \
+		"declined pageblock_steal:count:$nd" \
+		"mark steal_claimed:stored:20" \
+		"mark steal_unclaimed:stored:$((20 - nd))"
+	nc=$(report_value synthetic-6.12 "mark steal_claimed" stored)
+	nu=$(report_value synthetic-6.12 "mark steal_unclaimed" stored)
+	got=$((${nc:-0} + ${nu:-0}))
+	check "synthetic 6.12: steal markers stored = taken steals ($got, want $nt)" \
+		[ "$got" -eq "$nt" ]
+	got=$(report_value synthetic-6.12 "mark steal_unclaimed" drawn)
+	check "synthetic 6.12: unclaimed steal markers painted (${got:-0})" \
+		[ "${got:-0}" -gt 0 ]
 else
 	not_ok "synthetic 6.12 capture: $(tail -n 1 "$work/mkfixture.log")"
 fi
@@ -230,11 +267,14 @@ fi
 # migrate_folio_failed + migrate_pass + migrate:mm_migrate_pages, and not
 # even migrate_folio's format: the failures get the crosses migrate_folio's
 # would, every field of the new events is shown as the kernel prints it.
+# The 6.1 one is recorded as before patch 12 (tests/fixtures/
+# v3-migrate-default.dat too): pageblock_steal has no taken field, and the
+# plugin must still mark every steal; the 6.12 one has declined claims.
 for kernel in 6.1 6.12; do
 	name=synthetic-default-$kernel
 	dir=$work/$name
 	rm -rf "$dir"
-	if [ "$kernel" = 6.1 ]; then flag=; else flag=--k612; fi
+	if [ "$kernel" = 6.1 ]; then flag=--no-taken; else flag=--k612; fi
 	# shellcheck disable=SC2086
 	if ! python3 "$here/tests/mkfixture.py" $flag --default-events "$dir" \
 		>>"$work/mkfixture.log" 2>&1; then
@@ -245,7 +285,12 @@ for kernel in 6.1 6.12; do
 	check "$name: migrate_folio not recorded, no format either" \
 		grep -q '^ok - mobility/migrate_folio: not recorded, migrate_folio_failed instead # SKIP' \
 		"$work/decode-$name.txt"
-	info_ok "$name" "$dir" migrate_folio_failed migrate_pass
+	info_ok "$name" "$dir" pageblock_steal migrate_folio_failed migrate_pass
+	if [ "$kernel" = 6.1 ]; then
+		check "$name: pageblock_steal without the taken field" \
+			bash -c "! grep -q ' taken=' '$work/decode-$name.txt' &&
+				 grep -q '^info pageblock_steal: ' '$work/decode-$name.txt'"
+	fi
 	nf=$(expected_count "$dir" migrate_folio_failed)
 	np=$(expected_count "$dir" migrate_pass)
 	check "$name: fixture has failed attempts ($nf) and passes ($np)" \
@@ -262,6 +307,7 @@ for kernel in 6.1 6.12; do
 		"event migrate_pass:count:$np" \
 		"repeats migrate_folio_failed:count:0" \
 		"mark migrate_fail:stored:$nf"
+	steal_counts "$name" "$dir"
 	got=$(report_value "$name" "mark migrate_fail" drawn)
 	check "$name: migrate_folio_failed crosses painted (${got:-0})" \
 		[ "${got:-0}" -gt 0 ]
@@ -289,6 +335,7 @@ plugin_counts synthetic "event pageblock_steal:count:40" \
 	"event migrate_folio:count:40" "event pageblock_state:count:8" \
 	"event migrate_folio_failed:count:$nf" "event migrate_pass:count:$np" \
 	"repeats migrate_folio_failed:count:$nf" \
+	"declined pageblock_steal:count:0" \
 	"mark steal_claimed:stored:20" "mark steal_unclaimed:stored:20" \
 	"mark flip:stored:40" "mark drain:stored:14" \
 	"mark migrate_fail:stored:$nf"
@@ -369,6 +416,26 @@ for cap in "$fixtures"/*.dat; do
 		n=$(report_value "$name" "mark $kind" stored)
 		stored=$((stored + ${n:-0}))
 	done
+	# Every pageblock_steal is a steal and marked, but a declined claim
+	# (taken=0, 6.12 from patch 12 on); a capture without the field
+	# predates declined claims.
+	ns=$(report_value "$name" "event pageblock_steal" count)
+	nd=$(report_value "$name" "declined pageblock_steal" count)
+	nc=$(report_value "$name" "mark steal_claimed" stored)
+	nu=$(report_value "$name" "mark steal_unclaimed" stored)
+	nm=$((${nc:-0} + ${nu:-0}))
+	if [ "${ns:-0}" -eq 0 ]; then
+		:
+	elif ! grep -q '^info pageblock_steal: .* taken=' \
+		"$work/decode-$name.txt"; then
+		check "$name: no taken field: all $ns steals marked ($nm), none declined (${nd:-none})" \
+			[ "$nm" -eq "$ns" -a "${nd:-x}" = 0 ]
+	else
+		want=$(grep -c '^info pageblock_steal: .* taken=0$' \
+			"$work/decode-$name.txt")
+		check "$name: $want declined claims counted (${nd:-none}), the $((ns - want)) steals marked ($nm)" \
+			[ "${nd:-x}" = "$want" -a "$nm" -eq $((ns - want)) ]
+	fi
 	if [ "$stored" -eq 0 ]; then
 		echo "ok - $name: markers painted # SKIP only snapshots in it"
 	else

@@ -143,6 +143,14 @@ static void add_mark(struct mobility_context *ctx, struct kshark_entry *entry,
 	ctx->n_marks[kind]++;
 }
 
+/*
+ * A fallback steal: a triangle, filled if the block was claimed.  On 6.12
+ * the same event also reports a claim try_to_steal_block() declined
+ * (taken=0): nothing was taken and no page moved, so drawing it as a steal
+ * would show block mixing that did not happen.  It is counted, not drawn;
+ * its info text (the kernel's print format) says taken=0.  Captures from
+ * before the field have steals only.
+ */
 static void on_steal(struct kshark_data_stream *stream, void *rec,
 		     struct kshark_entry *entry)
 {
@@ -153,6 +161,10 @@ static void on_steal(struct kshark_data_stream *stream, void *rec,
 	if (!ctx)
 		return;
 	ctx->n_events[MOB_EV_STEAL]++;
+	if (ctx->steal_taken && !read_field(ctx->steal_taken, rec)) {
+		ctx->n_declined++;
+		return;
+	}
 	claimed = read_field(ctx->steal_claimed, rec);
 	alloc_mt = read_field(ctx->steal_alloc_mt, rec);
 	add_mark(ctx, entry,
@@ -303,6 +315,8 @@ static void write_report(struct mobility_context *ctx, const char *status)
 			ctx->event_id[i], ctx->n_events[i]);
 	/* migrate_folio_failed records that repeat a migrate_folio's */
 	fprintf(f, "repeats migrate_folio_failed count %lu\n", ctx->n_repeats);
+	/* pageblock_steal records of declined claims (taken=0), not marked */
+	fprintf(f, "declined pageblock_steal count %lu\n", ctx->n_declined);
 	for (i = 0; i < MOB_MARK_NR; i++)
 		fprintf(f, "mark %s stored %lu drawn %lu\n", mark_names[i],
 			ctx->n_marks[i], ctx->n_drawn[i]);
@@ -376,6 +390,7 @@ static void lookup_fields(struct mobility_context *ctx)
 	ev = ctx->event[MOB_EV_STEAL];
 	if (ev) {
 		ctx->steal_claimed = tep_find_field(ev, "claimed");
+		ctx->steal_taken = tep_find_field(ev, "taken");
 		ctx->steal_alloc_mt = tep_find_field(ev, "alloc_mt");
 		find_symbols(ev->print_fmt.args, "alloc_mt",
 			     &ctx->steal_mt_names);

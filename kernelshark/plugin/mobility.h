@@ -68,6 +68,8 @@ struct mobility_context {
 
 	/* Fields the markers depend on; NULL when the capture lacks one. */
 	struct tep_format_field	*steal_claimed;
+	/* pageblock_steal.taken (patch 12); NULL: every steal was taken */
+	struct tep_format_field	*steal_taken;
 	struct tep_format_field	*steal_alloc_mt;
 	struct tep_format_field	*flip_new_mt;
 	struct tep_format_field	*migrate_result;
@@ -84,6 +86,8 @@ struct mobility_context {
 	struct mobility_pending	*pending;	/* one per CPU */
 	int			n_cpus;
 	unsigned long		n_repeats;
+	/* pageblock_steal with taken=0: claims declined, nothing stolen */
+	unsigned long		n_declined;
 
 	struct mobility_symbols	steal_mt_names;
 	struct mobility_symbols	flip_mt_names;

@@ -8,17 +8,20 @@ directory (event formats per tracepoints/README.md, with the symbolic
 tables a kernel would print) and raw ring-buffer pages for two CPUs, then
 let `trace-cmd restore` assemble a genuine trace.dat from them.
 
-Usage: mkfixture.py [--broken|--no-mobility|--k612] [--default-events] OUTDIR
+Usage: mkfixture.py [--broken|--no-mobility|--k612] [--default-events]
+                    [--no-taken] OUTDIR
                           -> OUTDIR/synthetic.dat, OUTDIR/expected-info.txt
 Migrations are ten migrate_pages() calls (two CPUs, retry passes, one
 hugetlb call, one cut short by -ENOMEM), recorded as the kernel would with
 mobility:migrate_folio (every attempt), mobility:migrate_folio_failed (the
 failed attempts, each written right after its migrate_folio),
 mobility:migrate_pass (the end of each retry pass) and the stock
-migrate:mm_migrate_pages (the end of each call).  expected-info.txt has
-the info text the kernel's own printing gives each record of the three
-mobility events, "EVENT<TAB>CPU<TAB>TS<TAB>TEXT" in KernelShark's order
-(time, then CPU), computed here from the values and the name tables.
+migrate:mm_migrate_pages (the end of each call).  Forty pageblock_steal
+records, every other one claimed, all taken (taken=1) but with --k612.
+expected-info.txt has the info text the kernel's own printing gives each
+record of pageblock_steal and the three migration events,
+"EVENT<TAB>CPU<TAB>TS<TAB>TEXT" in KernelShark's order (time, then CPU),
+computed here from the values and the name tables.
   --broken  print migrate_folio(_failed).result with negative keys (which
             libtraceevent cannot match), pcp_drain.reason and
             migrate_pass.stage as numbers: the decode check must reject
@@ -30,10 +33,17 @@ mobility events, "EVENT<TAB>CPU<TAB>TS<TAB>TEXT" in KernelShark's order
             offline; no MIGRATE_SYNC_NO_COPY; migrate reason damon.  A
             quarter of the flips are merges, a tenth of the migrations
             damon's.  Retry passes are 6.12's: an "unmap" then a "move"
-            stage per batch (6.1: one "unmap_move" stage).
+            stage per batch (6.1: one "unmap_move" stage).  Steals are
+            6.12's: five of the forty are claims try_to_steal_block()
+            declined (taken=0, claimed=0, fewer than half a block free
+            and compatible), the other unclaimed ones single-page steals
+            (free_moved=0 alike=0).
   --default-events  the default recording of series v3 patch 11:
             migrate_folio_failed, migrate_pass and mm_migrate_pages but
             no migrate_folio (neither its records nor its format).
+  --no-taken  pageblock_steal as series before v3 patch 12 wrote it: no
+            `taken` field (so no declined claims either), as in every
+            capture recorded before the field.
 """
 import re
 import os
@@ -127,13 +137,14 @@ EVENTS = [
         "unsigned long pfn; unsigned long block_pfn; int nid;"
         " int free_moved; int alike; unsigned char zone;"
         " unsigned char order; unsigned char fallback_order;"
-        " unsigned char alloc_mt; unsigned char block_mt; bool claimed"),
+        " unsigned char alloc_mt; unsigned char block_mt; bool claimed;"
+        " bool taken"),
      '"pfn=0x%lx block_pfn=0x%lx nid=%d zone=%s order=%u '
      'fallback_order=%u alloc_mt=%s block_mt=%s free_moved=%d alike=%d '
-     'claimed=%d", REC->pfn, REC->block_pfn, REC->nid, ' +
+     'claimed=%d taken=%d", REC->pfn, REC->block_pfn, REC->nid, ' +
      sym("zone", ZONE) + ', REC->order, REC->fallback_order, ' +
      sym("alloc_mt", MT) + ', ' + sym("block_mt", MT) +
-     ', REC->free_moved, REC->alike, REC->claimed'),
+     ', REC->free_moved, REC->alike, REC->claimed, REC->taken'),
     ("pageblock_flip", 1502, fields(
         "unsigned long pfn; unsigned long caller; int nid;"
         " unsigned char zone; unsigned char old_mt; unsigned char new_mt;"
@@ -284,19 +295,38 @@ def cpu_pages(events):
 
 
 # flip reasons, number of modes and of migrate reasons the workload uses;
-# which kernel's retry passes; whether migrate_folio is recorded
+# which kernel's retry passes and steals; whether migrate_folio is
+# recorded; whether pageblock_steal has its taken field (patch 12)
 WORKLOAD = {"flip": (0, 1, 2, 3), "modes": 4, "reasons": 9,
-            "kernel": "6.1", "migrate_folio": True}
+            "kernel": "6.1", "migrate_folio": True, "taken": True}
 # the tables the expected info text is made with (use_612 changes them)
 TABLES = {"mode": MODE, "reason": MR}
-# "EVENT\tCPU\tTS\tTEXT" lines, see migrations()
+# "EVENT\tCPU\tTS\tTEXT" lines, see expect()
 EXPECTED = []
 # the events whose info text expected-info.txt holds
-EXPECTED_EVENTS = ("migrate_folio", "migrate_folio_failed", "migrate_pass")
+EXPECTED_EVENTS = ("pageblock_steal", "migrate_folio", "migrate_folio_failed",
+                   "migrate_pass")
+
+
+def expect(name, cpu, ts, vals):
+    """Note the text record @vals of @name shows; ties keep write order."""
+    if name in EXPECTED_EVENTS:
+        EXPECTED.append((ts, cpu, len(EXPECTED), name, info_text(name, vals)))
 
 
 def info_text(name, v):
     """The text the kernel's print format gives record @v of @name."""
+    if name == "pageblock_steal":
+        text = ("pfn=0x%x block_pfn=0x%x nid=%d zone=%s order=%d "
+                "fallback_order=%d alloc_mt=%s block_mt=%s free_moved=%d "
+                "alike=%d claimed=%d" %
+                (v["pfn"], v["block_pfn"], v.get("nid", 0),
+                 names(ZONE)[v["zone"]], v["order"], v["fallback_order"],
+                 names(MT)[v["alloc_mt"]], names(MT)[v["block_mt"]],
+                 v["free_moved"], v["alike"], v["claimed"]))
+        if WORKLOAD["taken"]:
+            text += " taken=%d" % v["taken"]
+        return text
     mode = names(TABLES["mode"])[v["mode"]]
     reason = names(TABLES["reason"])[v["reason"]]
     if name == "migrate_pass":
@@ -322,13 +352,10 @@ def migrations(ev, cpus):
     """
     k612 = WORKLOAD["kernel"] == "6.12"
     t_base = 1_000_000_000 + 50_000_000 + 31_000_137
-    seq = [0]
 
     def emit(name, cpu, ts, pid, **vals):
         cpus[cpu].append((ts, ev(name, pid, **vals)))
-        if name in EXPECTED_EVENTS:
-            seq[0] += 1
-            EXPECTED.append((ts, cpu, seq[0], name, info_text(name, vals)))
+        expect(name, cpu, ts, vals)
 
     for k in range(10):
         cpu, pid = k % 2, 400 + k % 2
@@ -418,10 +445,22 @@ def workload():
     for i in range(40):
         t += 20_000_000
         # a steal that claims, and one that does not, by alternate tasks
-        cpu0.append((t, ev("pageblock_steal", 200 + i % 3, pfn=0x1000 + i,
-                    block_pfn=0x1000, zone=2, order=0, fallback_order=3,
-                    alloc_mt=0, block_mt=1, free_moved=300, alike=10,
-                    claimed=i % 2)))
+        steal = dict(pfn=0x1000 + i, block_pfn=0x1000, zone=2, order=0,
+                     fallback_order=3, alloc_mt=0, block_mt=1,
+                     free_moved=300, alike=10, claimed=i % 2, taken=1)
+        if WORKLOAD["kernel"] == "6.12" and WORKLOAD["taken"] and \
+                i % 2 == 0:
+            if i % 8 == 0:
+                # a claim declined: too few free + compatible pages
+                # (under half a block, 256 here), nothing taken
+                steal.update(taken=0, free_moved=100 + i, alike=20)
+            else:
+                # __rmqueue_steal(): one buddy, the block not scanned
+                steal.update(free_moved=0, alike=0)
+        if not WORKLOAD["taken"]:
+            del steal["taken"]
+        cpu0.append((t, ev("pageblock_steal", 200 + i % 3, **steal)))
+        expect("pageblock_steal", 0, t, steal)
         cpu1.append((t + 3_000_000, ev("pageblock_flip", 300,
                     pfn=0x1000 + (i % 4) * 512, caller=0xffffffff81234567,
                     zone=2, old_mt=1, new_mt=(0, 2, 3, 5)[i % 4],
@@ -496,6 +535,19 @@ def default_events():
     WORKLOAD["migrate_folio"] = False
 
 
+def no_taken():
+    """pageblock_steal as written before patch 12: no taken field."""
+    global EVENTS
+    fixed = []
+    for name, evid, flds, fmt in EVENTS:
+        if name == "pageblock_steal":
+            flds = [f for f in flds if f[1] != "taken"]
+            fmt = fmt.replace(" taken=%d", "").replace(", REC->taken", "")
+        fixed.append((name, evid, flds, fmt))
+    EVENTS = fixed
+    WORKLOAD["taken"] = False
+
+
 def print_workload():
     """Plain trace_printk-style records, one per 10 ms on CPU 0."""
     cpu0 = []
@@ -509,7 +561,8 @@ def print_workload():
 def main():
     args = sys.argv[1:]
     events = workload
-    flags = {"--broken", "--no-mobility", "--k612", "--default-events"}
+    flags = {"--broken", "--no-mobility", "--k612", "--default-events",
+             "--no-taken"}
     while args and args[0] in flags:
         flag = args.pop(0)
         if flag == "--broken":
@@ -518,11 +571,14 @@ def main():
             events = print_workload
         elif flag == "--k612":
             use_612()
+        elif flag == "--no-taken":
+            no_taken()
         else:
             default_events()
     if len(args) != 1 or args[0].startswith("--"):
         sys.stderr.write("usage: mkfixture.py [--broken|--no-mobility|"
-                         "--k612] [--default-events] OUTDIR\n")
+                         "--k612] [--default-events] [--no-taken] "
+                         "OUTDIR\n")
         return 2
     out = os.path.abspath(args[0])
     tdir = os.path.join(out, "tracefs")
