@@ -136,7 +136,8 @@ def trace(report):
                 phase_drains[window] = phase_drains.get(window, 0) + 1
         else:
             keep.append(line)
-            if ev == "pageblock_steal":
+            # a claim 6.12 declined took nothing (taken=0): no steal
+            if ev == "pageblock_steal" and not re.search(r"taken=0\b", rest):
                 steals += 1
                 cl = re.search(r"claimed=(\S+)", rest)
                 claims += bool(cl and cl.group(1) not in ("0", "no", "false"))

@@ -57,6 +57,8 @@ for line in _lines(a.capture):
     if name not in ('pageblock_steal', 'pageblock_flip'):
         continue
     f = dict(KV.findall(m.group('rest')))
+    if name == 'pageblock_steal' and f.get('taken') == '0':
+        continue        # a claim declined (6.12): nothing taken
     block = None
     if name == 'pageblock_steal' and f.get('claimed') not in ('1', 'true', 'yes') \
             and f.get('alloc_mt') != f.get('block_mt'):

@@ -83,6 +83,8 @@ for line in _lines(a.capture):
         continue
     if name in MARK:
         ts_us = round(float(m.group('ts')) * 1e6)
+        if name == 'pageblock_steal' and f.get('taken') == '0':
+            continue    # a claim declined (6.12): nothing taken, no pollution
         if name == 'pageblock_steal':
             block = int(f['block_pfn'], 16)
         elif name == 'mm_page_alloc_extfrag':

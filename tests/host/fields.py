@@ -24,7 +24,8 @@ CHECKS = (
     ('aligned', 'pfns are aligned as documented (pageblock, buddy, folio)'),
     ('orders', 'orders are at most the largest buddy order, order <= fallback_order'),
     ('counts', 'counts add up (drain total, census pages, free_pages/largest_order)'),
-    ('steal', 'steals of a whole buddy >= a pageblock claim it, moving nothing'),
+    ('steal', 'steals of a whole buddy >= a pageblock claim it, moving nothing; '
+              'a declined claim (taken=0) claims nothing'),
     ('flip', 'a flip changes the type, from/to what its reason says'),
     ('migrate', 'migrations: dst_pfn 0 iff dst_mt none, src != dst, pass in range'),
     ('gen-order', "a zone's flips carry increasing gens in trace order: the locked ones, "
@@ -136,9 +137,12 @@ class Fields:
         if v is None or w is None:
             return
         pfn, block, _, order, fb, claimed = v
+        taken = num(e.f.get('taken', '1'))
         self.block_aligned(e, 'block_pfn')
-        if claimed > 1:
-            self.fail('numbers', e, 'claimed is a bool')
+        if claimed > 1 or taken not in (0, 1):
+            self.fail('numbers', e, 'claimed and taken are bools')
+        if not taken and claimed:
+            self.fail('steal', e, 'a declined claim (taken=0) claimed nothing')
         if pfn % (1 << min(fb, 63)):
             self.fail('aligned', e, 'pfn is not the start of an order-%d buddy' % fb)
         if block != pfn - pfn % BLOCK:

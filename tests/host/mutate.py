@@ -216,8 +216,98 @@ def idle_cpu_drained(L, side):
 
 
 def _steal(L, claimed):
+    """A fallback taken (not a declined claim) below pageblock order."""
     return next(i for i, l in enumerate(L) if ev(l) == 'pageblock_steal' and
-                field(l, 'claimed') == claimed and int(field(l, 'fallback_order')) < 9)
+                field(l, 'claimed') == claimed and field(l, 'taken') != '0' and
+                int(field(l, 'fallback_order')) < 9)
+
+
+def _declined(L):
+    """A claim declined (taken=0, 6.12) below pageblock order."""
+    return next(i for i, l in enumerate(L) if ev(l) == 'pageblock_steal' and
+                field(l, 'taken') == '0' and int(field(l, 'fallback_order')) < 9)
+
+
+def _cpu(line):
+    return EV.search(line).group(1)
+
+
+def _next_on_cpu(L, i, name):
+    """Index of the first NAME event after L[i] on L[i]'s CPU."""
+    return next(j for j in range(i + 1, len(L)) if ev(L[j]) == name and
+                _cpu(L[j]) == _cpu(L[i]))
+
+
+def declined_claimed(L, side):
+    """A declined claim (taken=0) that says it claimed the block."""
+    L = list(L)
+    i = _declined(L)
+    L[i] = setf(L[i], 'claimed', 1)
+    return L
+
+
+def declined_with_enough(L, side):
+    """A claim declined with more than half a block free: the kernel
+    claims that block."""
+    L = list(L)
+    i = _declined(L)
+    L[i] = setf(setf(L[i], 'free_moved', 300), 'alike', 0)
+    return L
+
+
+def declined_on_61(L, side):
+    """6.1 reporting a steal as a declined claim (taken=0): its
+    steal_suitable_fallback() takes the page with every decision."""
+    L = list(L)
+    i = _steal(L, '0')
+    L[i] = L[i].replace(' taken=1', ' taken=0')
+    return L
+
+
+def _taken_after_decline(L):
+    """Index of the first fallback taken (taken=1) right after a declined
+    claim on its CPU: the end of that allocation's tries."""
+    for i, l in enumerate(L):
+        if ev(l) == 'pageblock_steal' and field(l, 'taken') == '0' and \
+                int(field(l, 'fallback_order')) < 9:
+            j = _next_on_cpu(L, i, 'pageblock_steal')
+            if field(L[j], 'taken') == '1':
+                return j
+    raise SystemExit('mutate.py: no declined claim followed by a steal')
+
+
+def steal_as_declined(L, side):
+    """The steal or claim ending an allocation's declined claims reported
+    as another declined claim: a fallback taken with no event saying so."""
+    L = list(L)
+    i = _taken_after_decline(L)
+    L[i] = L[i].replace(' taken=1', ' taken=0')
+    return L
+
+
+def declined_unfollowed(L, side):
+    """A declined claim whose allocation's steal was lost (its extfrag
+    stays)."""
+    L = list(L)
+    i = _taken_after_decline(L)
+    return L[:i] + L[i + 1:]
+
+
+def declined_twice(L, side):
+    """A declined claim written twice: __rmqueue_claim() tries one
+    candidate per fallback order."""
+    L = list(L)
+    i = _declined(L)
+    return L[:i + 1] + [L[i]] + L[i + 1:]
+
+
+def declined_other_order(L, side):
+    """A declined claim of another allocation order than the steal that
+    follows it."""
+    L = list(L)
+    i = _declined(L)
+    L[i] = setf(L[i], 'order', int(field(L[i], 'order')) + 1)
+    return L
 
 
 def claim_below_half(L, side):
@@ -872,7 +962,8 @@ DEFECTS = {f.__name__.replace('_', '-'): f for f in (
     migration_sync_unbatched, migration_out_of_list_order,
     extfrag_wrong_order, failed_record_dropped, success_recorded_failed,
     failed_record_other_dst, pass_success_miscounted, pass_retry_miscounted, pass_other_stage,
-    pass_dropped)}
+    pass_dropped, declined_claimed, declined_with_enough, declined_on_61, steal_as_declined,
+    declined_unfollowed, declined_twice, declined_other_order)}
 
 # reports a correct kernel could write, that an oracle must pass
 VALID = {f.__name__.replace('_', '-'): f for f in (

@@ -331,6 +331,19 @@ case_ extfrag-wrong-order steal_flip.py v612-extfrag.report.gz - 'mm_page_alloc_
 	--kernel 6.12
 case_ claim-below-half steal_flip.py v612-extfrag.report.gz - 'follow the 6.12 claim rule' -- \
 	--kernel 6.12
+# claims 6.12 declined (taken=0, patch 12) and 6.1's taken=1 everywhere
+decl=v612-declined.report.gz
+case_ declined-claimed steal_flip.py $decl - 'follow the 6.12 claim rule' -- --kernel 6.12
+case_ declined-claimed fields.py $decl - 'declined claim \(taken=0\) claims nothing' --
+case_ declined-with-enough steal_flip.py $decl - 'follow the 6.12 claim rule' -- --kernel 6.12
+case_ steal-as-declined steal_flip.py $decl - 'is followed on its CPU|compaction capture' -- \
+	--kernel 6.12
+case_ declined-unfollowed steal_flip.py $decl - 'is followed on its CPU|compaction capture' -- \
+	--kernel 6.12
+case_ declined-twice steal_flip.py $decl - 'is followed on its CPU' -- --kernel 6.12
+case_ declined-other-order steal_flip.py $decl - 'is followed on its CPU' -- --kernel 6.12
+case_ declined-on-61 steal_flip.py v61-taken.report.gz - 'follow the 6.1 claim rule' -- \
+	--kernel 6.1
 
 # the census against /proc/kpageflags (qemu/guest/scenarios/census.sh)
 case_ census-lru-as-kernel census.py census.report.gz census.walk.txt \

@@ -11,7 +11,12 @@
 # covers and counts nothing; below that a block is claimed exactly when its
 # free pages plus the pages alike to the allocation make half a block, and
 # `alike` counts only what the rule says it can.  On 6.12 an unclaimed
-# steal never scanned its block (--kernel 6.12).  Where mainline's
+# steal never scanned its block (--kernel 6.12); what the block held is in
+# the claim try_to_steal_block() declined before it (taken=0: nothing
+# taken, no flip, no extfrag, the rule's "not enough"), one per fallback
+# order tried, largest first, until a claim at a lower order or the
+# allocation's single-page steal.  6.1 takes the page with every
+# decision: a taken=0 there is a defect.  Where mainline's
 # kmem:mm_page_alloc_extfrag is in the capture, it fires once right after
 # each steal on the same CPU and must agree with it field by field.  An
 # extfrag with no steal before it is a compaction capture (series v3,
@@ -32,7 +37,9 @@ a = oracle_args('claimed steal <=> steal flip, block types replayed',
                     p.add_argument('--min-extfrag', type=int, default=0,
                                    help='at least this many kmem:mm_page_alloc_extfrag'),
                     p.add_argument('--min-captures', type=int, default=0,
-                                   help='at least this many compaction captures')))
+                                   help='at least this many compaction captures'),
+                    p.add_argument('--min-declined', type=int, default=0,
+                                   help='at least this many declined claims (taken=0, 6.12)')))
 t = Tap('steal/flip ' + a.name)
 # The kernel flips the block(s) inside steal_suitable_fallback() (6.1) or
 # try_to_steal_block() (6.12) and then emits the steal, so a claimed steal
@@ -50,9 +57,18 @@ last_steal = {}     # cpu -> (steal, its block's type after it) awaiting its ext
 no_extfrag = []     # steals followed by another steal on their cpu
 extfrags = captures = 0
 wrong_capture = []
+declined = 0
+wrong_declined = []
+open_decline = {}   # cpu -> the last declined claim, awaiting the allocation's next try
 compacting = {}     # pid -> open mm_compaction_begin runs
 NUM_MT = {v: k for k, v in MT_NUM.items()}
 HIGHATOMIC = '3'    # MIGRATE_HIGHATOMIC == MIGRATE_PCPTYPES on both bases
+
+
+def is_taken(e):
+    """A fallback taken (taken=1, or a capture older than the field), not
+    a claim declined."""
+    return e.f.get('taken', '1') in ('1', 'true', 'yes')
 
 
 def claim_rule(e, block_type):
@@ -60,6 +76,11 @@ def claim_rule(e, block_type):
     or None.  block_type: the block's replayed type before the steal."""
     fo, moved, alike = e.num('fallback_order'), e.num('free_moved'), e.num('alike')
     claimed = e.f['claimed'] in ('1', 'true', 'yes')
+    if not is_taken(e) and claimed:
+        return 'a declined claim (taken=0) claimed its block'
+    if not is_taken(e) and a.kernel == '6.1':
+        return '6.1 takes the page with every claim decision: no taken=0'
+
     if e.f['block_mt'] == 'HighAtomic':
         # 6.1 tests for a HighAtomic block (a race with a reservation)
         # before the order: only the page moves (pageblock_steal.md)
@@ -78,9 +99,31 @@ def claim_rule(e, block_type):
     if claimed != enough:
         return '%s with free_moved + alike = %d (half a block: %d)' % (
             'claimed' if claimed else 'not claimed', moved + alike, BLOCK // 2)
-    if a.kernel == '6.12' and not claimed and (moved or alike):
+    if a.kernel == '6.12' and not claimed and is_taken(e) and (moved or alike):
         return 'an unclaimed steal on 6.12 scans nothing (free_moved=alike=0)'
     return None
+
+
+def follow_decline(e):
+    """e, a steal event after a declined claim d on its CPU (6.12's
+    __rmqueue_claim() tries one candidate per fallback order, largest
+    first, then __rmqueue_steal() takes a page): the same allocation's
+    next try.  A decline at pageblock order or more may end the
+    allocation's try in this zone (ALLOC_NOFRAGMENT): nothing to pair."""
+    d = open_decline.pop(e.cpu, None)
+    if d is None or d.num('fallback_order') >= PAGEBLOCK_ORDER:
+        return
+    why = []
+    for k in ('order', 'alloc_mt', 'nid', 'zone'):
+        if e.f.get(k) != d.f.get(k):
+            why.append('%s %s, the declined claim\'s %s' % (k, e.f.get(k), d.f.get(k)))
+    single = is_taken(e) and e.f['claimed'] not in ('1', 'true', 'yes')
+    if not single and e.num('fallback_order') >= d.num('fallback_order'):
+        why.append('a %s at fallback_order %d after a decline at %d: claims go largest first'
+                   % ('claim' if is_taken(e) else 'decline', e.num('fallback_order'),
+                      d.num('fallback_order')))
+    if why:
+        wrong_declined.append('%s: %s (declined: %s)' % (e, '; '.join(why), d))
 
 
 def check_capture(x):
@@ -157,9 +200,23 @@ for e in events(a.capture, {'pageblock_steal', 'pageblock_flip', 'pageblock_stat
             before.setdefault(e.num('pfn'), bmap.type_of(e.num('pfn')))
         bmap.update(e)
         continue
+    follow_decline(e)
+    bpfn = e.num('block_pfn')
+    if not is_taken(e):
+        # nothing taken: no flip, no extfrag; the rule and the block's
+        # replayed type and place still hold
+        declined += 1
+        open_decline[e.cpu] = e
+        why = claim_rule(e, bmap.type_of(bpfn) or e.f['block_mt'])
+        if why:
+            wrong_rule.append('%s: %s' % (e, why))
+        if bmap.type_of(bpfn) not in (None, e.f['block_mt']):
+            wrong_mt.append('%s: the block was %s (replayed)' % (e, bmap.type_of(bpfn)))
+        if bmap.zone_of(bpfn) not in (None, (e.num('nid'), e.f['zone'])):
+            wrong_where.append('%s: block_pfn is in node %d %s' % ((e,) + bmap.zone_of(bpfn)))
+        continue
     steals += 1
     mine_all = pending.pop(e.cpu, [])
-    bpfn = e.num('block_pfn')
     # the block as replayed: its type before this steal's own flips
     own = [f for f in mine_all if f.num('pfn') == bpfn]
     replayed = before.get(bpfn) if own else bmap.type_of(bpfn)
@@ -199,6 +256,8 @@ for e in events(a.capture, {'pageblock_steal', 'pageblock_flip', 'pageblock_stat
         unmatched_steals.append(e.raw)
 for rest in pending.values():
     orphan_flips += [f.raw for f in rest]
+wrong_declined += ['%s: no claim or steal of its allocation after it' % d
+                   for d in open_decline.values() if d.num('fallback_order') < PAGEBLOCK_ORDER]
 # a minimum of 0 asserts nothing, and neither does a rule over no steals:
 # those are skips
 t.check(steals >= a.min_steals, 'the workload caused fallback steals (%d >= %d, %d claimed)'
@@ -215,8 +274,14 @@ t.check((checked > 0 or not steals) and not wrong_mt, 'block_mt is the replayed 
         vacuous=not steals)
 t.check(not wrong_where, 'nid/zone/pfn of steals are those of their block', wrong_where,
         vacuous=not steals)
-t.check(not wrong_rule, 'claimed, free_moved and alike follow the %s claim rule (%d steals)'
-        % (a.kernel, steals), wrong_rule, vacuous=not steals)
+t.check(not wrong_rule, 'claimed, free_moved and alike follow the %s claim rule (%d steals, '
+        '%d declined claims)' % (a.kernel, steals, declined), wrong_rule,
+        vacuous=not steals and not declined)
+t.check(declined >= a.min_declined and not wrong_declined, 'each declined claim (taken=0) '
+        'is followed on its CPU by its allocation\'s claim at a lower fallback order, '
+        'another decline lower down, or its single-page steal (%d declined >= %d)'
+        % (declined, a.min_declined), wrong_declined,
+        vacuous=not a.min_declined and not declined)
 if extfrags:
     no_extfrag += [s for s, _ in last_steal.values()]
     wrong_extfrag += ['%s: no mm_page_alloc_extfrag after it' % s for s in no_extfrag]
