@@ -50,6 +50,9 @@ static const char *state_impossible(const struct fv_event *ev,
 static const char *steal_impossible(const struct fv_event *ev,
 				    unsigned int pb_order)
 {
+	/* try_to_steal_block() reports taken=0 on its way out, unclaimed */
+	if (ev->steal.declined && ev->steal.claimed)
+		return "taken=0 with claimed=1 (a declined claim claims no block)";
 	if (ev->steal.order > ev->steal.fallback_order ||
 	    ev->steal.fallback_order > FV_MAX_BUDDY_ORDER)
 		return "order above fallback_order, or above the largest buddy";

@@ -205,6 +205,13 @@ void fv_blame_apply(struct fv_blame *b, const struct fv_event *ev)
 	switch (ev->kind) {
 	case FV_EV_STEAL:
 	case FV_EV_EXTFRAG:
+		/*
+		 * a declined claim took nothing and polluted nothing; its
+		 * stack, if one follows, finds no record of its ts and kind
+		 */
+		if (fv_ev_is_steal(ev))
+			add_rec(b, ev);
+		break;
 	case FV_EV_FLIP:
 		add_rec(b, ev);
 		break;

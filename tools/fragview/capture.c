@@ -62,7 +62,8 @@ static bool counted_cpu(const struct loader *l, const struct fv_event *ev)
  * on its CPU (its stack aside)?  Keeps each CPU's state: every event but
  * a stack closes the CPU's open steal.  An extfrag without one is a
  * compaction capture of another type (series v3, patch 10), which only
- * the stock event reports.
+ * the stock event reports.  A declined claim (taken=0) took no page and
+ * has no extfrag: it opens nothing, so a capture right after it counts.
  */
 static bool extfrag_of_steal(struct loader *l, const struct fv_event *ev)
 {
@@ -75,7 +76,7 @@ static bool extfrag_of_steal(struct loader *l, const struct fv_event *ev)
 	bit = 1ULL << (ev->cpu % 64);
 	open = *word & bit;
 	*word &= ~bit;
-	if (ev->kind == FV_EV_STEAL)
+	if (ev->kind == FV_EV_STEAL && !ev->steal.declined)
 		*word |= bit;
 	return ev->kind == FV_EV_EXTFRAG && open;
 }

@@ -21,8 +21,9 @@ static const char about[] =
 "Ranks the tasks, kernel stacks or call sites behind the fallback steals\n"
 "(blocks polluted: an unclaimed steal left a block of another type mixed;\n"
 "blocks claimed) and pageblock flips of a capture, with example blocks and\n"
-"the stack behind most of each row's events.  Stacks come from a\n"
-"stacktrace trigger on the events: trace-cmd record -e\n"
+"the stack behind most of each row's events.  A claim declined with nothing\n"
+"taken (pageblock_steal taken=0, 6.12) is no steal and counts nowhere here.\n"
+"Stacks come from a stacktrace trigger on the events: trace-cmd record -e\n"
 "mobility:pageblock_steal -R stacktrace -e mobility:pageblock_flip -R\n"
 "stacktrace (on a stock kernel: -e kmem:mm_page_alloc_extfrag -R\n"
 "stacktrace).\n";

@@ -20,8 +20,9 @@ static const char about[] =
 "mismatched block, and one line per sign of missing events: ring-buffer\n"
 "overruns (CPU, how many, when), incomplete snapshots, flip gen gaps.\n"
 "An event the ABI says no kernel writes (a flip from a type to itself, a\n"
-"steal of a smaller buddy than asked, ...) is named on one line\n"
-"'check: impossible event: ...'.\n"
+"steal of a smaller buddy than asked, a declined claim, taken=0, that\n"
+"claimed its block or follows a steal flip on its CPU, ...) is named on\n"
+"one line 'check: impossible event: ...'.\n"
 "Exit status: 0 exact, 1 mismatches or an impossible event, 2 the replay\n"
 "cannot be exact (events are missing), 3 unreadable capture (or fewer than two snapshots),\n"
 "4 the result cannot be written, 64 usage error.\n";

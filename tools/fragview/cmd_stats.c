@@ -10,13 +10,15 @@
 
 static const char about[] =
 "Steals by (allocation type -> block type, claimed, order, fallback order),\n"
-"pageblock flips by (old -> new, reason), per-cpu list drains by (cpu,\n"
-"reason, pages per type), migrations by (reason, mode) with success rates\n"
-"and results, blocks per type and zone at the start and the end, and the\n"
-"unusable free space and fragmentation indices of mm/vmstat.c per order\n"
-"(estimated from the snapshots' per-block free pages and largest order),\n"
-"and the top polluters (tasks and call sites, as fragview blame ranks\n"
-"them) when the capture has the steals' tasks.\n";
+"claims declined with nothing taken (pageblock_steal taken=0, 6.12: no\n"
+"steals) by (allocation type -> block type), pageblock flips by (old ->\n"
+"new, reason), per-cpu list drains by (cpu, reason, pages per type),\n"
+"migrations by (reason, mode) with success rates and results, blocks per\n"
+"type and zone at the start and the end, and the unusable free space and\n"
+"fragmentation indices of mm/vmstat.c per order (estimated from the\n"
+"snapshots' per-block free pages and largest order), and the top polluters\n"
+"(tasks and call sites, as fragview blame ranks them) when the capture has\n"
+"the steals' tasks.\n";
 
 /* --format in the man page */
 static const char format_doc[] =

@@ -84,6 +84,9 @@ struct model_priv {
 	size_t cur_bucket;
 	bool started;			/* an event has been applied */
 	bool order_fixed;		/* the input said pageblock_order */
+	/* per CPU: its last event was a steal flip (steal_flip_before()) */
+	uint8_t *steal_flip;
+	size_t nr_cpus, cpus_cap;
 };
 
 static struct model_priv *P(const struct fv_model *m)
@@ -108,6 +111,7 @@ void fv_model_free(struct fv_model *m)
 		free(p->hkeys);
 		free(p->hvals);
 		free(p->rings);
+		free(p->steal_flip);
 		fv_rowidx_free(&m->snap_zone_index);
 		free(p);
 	}
@@ -606,12 +610,29 @@ static int apply_flip(struct fv_model *m, const struct fv_event *ev,
 	return 0;
 }
 
+/*
+ * A claim try_to_steal_block() declined (taken=0): nothing was taken,
+ * no type changed, no steal to count.  It names its block and the
+ * block's type as a steal does: a block no snapshot covered enters the
+ * table.
+ */
+static int apply_declined(struct fv_model *m, const struct fv_event *ev,
+			  uint64_t ts)
+{
+	bucket_for(m, ts);
+	return find_or_add(m, ev->steal.block_pfn, ev->steal.nid,
+			   ev->steal.zone, ev->steal.block_mt) < 0 ? -1 : 0;
+}
+
 static int apply_steal(struct fv_model *m, const struct fv_event *ev,
 		       uint64_t ts)
 {
-	struct fv_bucket *bk = bucket_for(m, ts);
+	struct fv_bucket *bk;
 	long i;
 
+	if (fv_ev_is_declined(ev))
+		return apply_declined(m, ev, ts);
+	bk = bucket_for(m, ts);
 	bk->steals++;
 	if (ev->steal.claimed)
 		bk->claims++;
@@ -727,12 +748,39 @@ static int apply_census(struct fv_model *m, const struct fv_event *ev,
 	return 0;
 }
 
+/*
+ * Whether the event of @ev's CPU before it was a flip of reason steal;
+ * @ev is the CPU's last event now.  A claim flips its block(s) right
+ * before its pageblock_steal, under zone->lock with interrupts off, so
+ * no other event of its CPU comes between (a stack belongs to the event
+ * before it).  One byte per CPU, set by steal flips only.
+ */
+static bool steal_flip_before(struct model_priv *p, const struct fv_event *ev)
+{
+	bool flip = ev->kind == FV_EV_FLIP && ev->flip.reason == FV_FLIP_STEAL;
+	bool was;
+
+	if (ev->kind == FV_EV_STACK || ev->cpu < 0 || ev->cpu >= FV_CPU_LIMIT)
+		return false;
+	if ((size_t)ev->cpu >= p->nr_cpus) {
+		if (!flip)
+			return false;
+		grow((void **)&p->steal_flip, &p->cpus_cap, ev->cpu + 1, 1);
+		memset(p->steal_flip + p->nr_cpus, 0, ev->cpu + 1 - p->nr_cpus);
+		p->nr_cpus = ev->cpu + 1;
+	}
+	was = p->steal_flip[ev->cpu];
+	p->steal_flip[ev->cpu] = flip;
+	return was;
+}
+
 int fv_model_apply(struct fv_model *m, const struct fv_event *ev)
 {
 	struct model_priv *p = P(m);
 	uint64_t ts = ev->ts;
 	struct fv_bucket *bk;
 	const char *why;
+	bool after_flip;
 
 	if (!p->started) {
 		p->started = true;
@@ -748,7 +796,10 @@ int fv_model_apply(struct fv_model *m, const struct fv_event *ev)
 	if (ev->kind >= FV_EV_NR)
 		return 0;
 	m->nr_events[ev->kind]++;
+	after_flip = steal_flip_before(p, ev);
 	why = fv_event_impossible(ev, m->pageblock_order);
+	if (!why && after_flip && fv_ev_is_declined(ev))
+		why = "taken=0 right after a steal flip on its CPU (a declined claim changes no block's type)";
 	if (why && !m->nr_impossible++) {
 		m->impossible = *ev;
 		m->impossible.ts = ts;

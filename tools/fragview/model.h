@@ -225,7 +225,8 @@ struct fv_wmark {
  *   asserts after the struct hold it there.
  * - enum fv_ev_kind only grows at its end (FV_EV_CSCAN_FAST came after
  *   FV_EV_ALLOC), so seeds keep their meaning; wire_decode() refuses a
- *   kind >= FV_EV_NR and wire_sanitize() makes the one bool canonical.
+ *   kind >= FV_EV_NR and wire_sanitize() makes a steal's two bools
+ *   canonical.
  * - The parent trusts no other field: every consumer clamps enums
  *   (zone, migratetype, reason) and checks pfns against known blocks.
  */
@@ -263,6 +264,15 @@ struct fv_event {
 			int32_t nid, free_moved, alike;	/* -1: unknown (EXTFRAG) */
 			uint8_t zone, order, fallback_order, alloc_mt, block_mt;
 			bool claimed;
+			/*
+			 * The kernel's taken=0 (series v3 patch 12, 6.12):
+			 * try_to_steal_block() declined to claim the block
+			 * and took nothing: no steal (fv_ev_is_steal()).
+			 * Kept negated so that a zeroed event, a capture
+			 * older than the field and the stock extfrag are
+			 * the steals they always were.
+			 */
+			bool declined;
 			int32_t pid;		/* common_pid: who was running */
 		} steal;
 		struct {		/* FV_EV_DRAIN */
@@ -338,6 +348,22 @@ _Static_assert(offsetof(struct fv_event, cpu) == 8 &&
 	       offsetof(struct fv_event, flags) == 13 &&
 	       offsetof(struct fv_event, state) == 16,
 	       "the wire and seed layout");
+
+/*
+ * A fallback taken (pageblock_steal with taken=1, or an extfrag): what
+ * every count of steals counts.  A declined claim is none.
+ */
+static inline bool fv_ev_is_steal(const struct fv_event *ev)
+{
+	return (ev->kind == FV_EV_STEAL && !ev->steal.declined) ||
+	       ev->kind == FV_EV_EXTFRAG;
+}
+
+/* A claim try_to_steal_block() declined (pageblock_steal taken=0). */
+static inline bool fv_ev_is_declined(const struct fv_event *ev)
+{
+	return ev->kind == FV_EV_STEAL && ev->steal.declined;
+}
 
 /*
  * The migration formats a capture holds, which decide what of its

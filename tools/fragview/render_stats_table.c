@@ -6,8 +6,8 @@
  *   txt   a section per kind of event, its tables aligned;
  *   csv   one tidy table (STATS_CSV_COLUMNS): every number is a row;
  *   json  one object: "events", the span, "issues", then "steals",
- *         "flips", "drains", "migrations", "zones", "census" and
- *         "polluters", the keys mirroring the txt tables.
+ *         "claims_declined", "flips", "drains", "migrations", "zones",
+ *         "census" and "polluters", the keys mirroring the txt tables.
  *
  * The drains and migrations are walked in render_stats_moves.c, the
  * zones in render_stats_zones.c, the census in render_stats_census.c,
@@ -151,14 +151,18 @@ static void steal_row(struct tab *t, const struct fv_steal_row *r)
 	tab_row_close(t);
 }
 
-/* txt: steals per (allocation type, block type), then the top rows */
+/*
+ * txt: steals and declined claims per (allocation type, block type),
+ * then the top rows of the steals
+ */
 static void steal_tables(struct tab *t, const struct fv_stats *s)
 {
 	static const struct tab_col pair_cols[] = {
 		{ -12, "  " }, { -12, NULL }, { 10, NULL }, { 10, NULL },
+		{ 10, NULL },
 	};
 	static const char *const pair_heads[] = {
-		"allocation", "from block", "steals", "claimed",
+		"allocation", "from block", "steals", "claimed", "declined",
 	};
 	static const struct tab_col row_cols[] = {
 		{ -12, "  " }, { -12, NULL }, { -7, NULL }, { 5, NULL },
@@ -176,18 +180,23 @@ static void steal_tables(struct tab *t, const struct fv_stats *s)
 
 		pair[r->alloc_mt % FV_MT_NR][r->block_mt % FV_MT_NR][r->claimed] += r->count;
 	}
-	tab_txt_head(t, pair_cols, pair_heads, 4);
+	tab_txt_head(t, pair_cols, pair_heads, 5);
 	for (int a = 0; a < FV_MT_NR; a++) {
 		for (int b = 0; b < FV_MT_NR; b++) {
-			if (!(pair[a][b][0] + pair[a][b][1]))
+			uint64_t declined = s->declined_tab[a][b];
+
+			if (!(pair[a][b][0] + pair[a][b][1] + declined))
 				continue;
 			tab_str(t, NULL, fv_mt_name(a));
 			tab_str(t, NULL, fv_mt_name(b));
 			tab_u64(t, NULL, pair[a][b][0] + pair[a][b][1]);
 			tab_u64(t, NULL, pair[a][b][1]);
+			tab_u64(t, NULL, declined);
 			tab_row_end(t);
 		}
 	}
+	if (!s->nr_steal_rows)
+		return;
 	tab_txt(t, "  most frequent by order:\n");
 	tab_txt_head(t, row_cols, row_heads, 6);
 	for (; shown < s->nr_steal_rows && shown < STEAL_DETAIL_ROWS; shown++)
@@ -209,8 +218,10 @@ static void steals(struct tab *t, const struct fv_stats *s)
 	if (s->nr_extfrag)
 		tab_txt(t, "  (%" PRIu64 " from kmem:mm_page_alloc_extfrag: "
 			"'claimed' is its change_ownership)\n", s->nr_extfrag);
+	tab_txt(t, "Claims declined (nothing taken): %" PRIu64 "\n",
+		s->nr_declined);
 	if (t->fmt == TAB_TXT) {
-		if (s->nr_steal_rows)
+		if (s->nr_steal_rows || s->nr_declined)
 			steal_tables(t, s);
 		return;
 	}
@@ -225,6 +236,38 @@ static void steals(struct tab *t, const struct fv_stats *s)
 			  .metric = "count", .value = r->count);
 		if (t->fmt == TAB_JSON)
 			steal_row(t, r);
+	}
+	tab_close(t);
+	tab_close(t);
+}
+
+/*
+ * csv, json: the claims try_to_steal_block() declined (pageblock_steal
+ * taken=0, 6.12), per (allocation type, block type); txt: steals()
+ */
+static void declined(struct tab *t, const struct fv_stats *s)
+{
+	if (t->fmt == TAB_TXT)
+		return;
+	stats_section(t, "claims_declined", "rows",
+		      (const char *const[]){ "total" }, &s->nr_declined, 1);
+	for (int a = 0; a < FV_MT_NR; a++) {
+		for (int b = 0; b < FV_MT_NR; b++) {
+			uint64_t n = s->declined_tab[a][b];
+
+			if (!n)
+				continue;
+			STATS_ROW(t, .table = "claim_declined",
+				  .from = fv_mt_name(a), .to = fv_mt_name(b),
+				  .metric = "count", .value = n);
+			if (t->fmt != TAB_JSON)
+				continue;
+			tab_row_open(t, "\n ");
+			tab_str(t, "alloc_mt", fv_mt_name(a));
+			tab_str(t, "block_mt", fv_mt_name(b));
+			tab_u64(t, "count", n);
+			tab_row_close(t);
+		}
 	}
 	tab_close(t);
 	tab_close(t);
@@ -273,6 +316,7 @@ static int render_stats(FILE *out, const struct fv_model *m,
 	summary(&t, m);
 	issues(&t, m);
 	steals(&t, s);
+	declined(&t, s);
 	flips(&t, s);
 	stats_drains(&t, s);
 	stats_migrations(&t, s);

@@ -224,6 +224,12 @@ void fv_stats_apply(struct fv_stats *s, const struct fv_event *ev)
 	switch (ev->kind) {
 	case FV_EV_STEAL:
 	case FV_EV_EXTFRAG:
+		if (fv_ev_is_declined(ev)) {
+			s->declined_tab[clamp(ev->steal.alloc_mt, FV_MT_NR)]
+				       [clamp(ev->steal.block_mt, FV_MT_NR)]++;
+			s->nr_declined++;
+			break;
+		}
 		count_steal(s, ev);
 		s->nr_steals++;
 		s->nr_claimed += ev->steal.claimed;

@@ -108,6 +108,12 @@ struct fv_stats {
 	struct fv_mpass_row pass_tab[FV_MR_NR][FV_MODE_NR][FV_STAGE_NR];
 	uint64_t nr_passes, nr_retry_passes, nr_retried_pages;
 	uint64_t nr_steals, nr_claimed, nr_extfrag;
+	/*
+	 * claims try_to_steal_block() declined (pageblock_steal taken=0,
+	 * 6.12): no steal, counted apart by allocation and block type
+	 */
+	uint64_t nr_declined;
+	uint64_t declined_tab[FV_MT_NR][FV_MT_NR];
 	uint64_t nr_flips, nr_drains, nr_drained_pages;
 	uint64_t nr_migrate_ok, nr_migrate_fail;	/* the rows' sums */
 	uint64_t results_other;		/* results that did not fit the table */

@@ -42,9 +42,20 @@
 #define TRACE_MAGIC "\x17\x08\x44tracing"
 #define TRACE_MAGIC_LEN 10
 
+/*
+ * How a field's value becomes fragview's: as it is (NONE), by the name
+ * its __print_symbolic() table gives it, or as a bool, which NOT stores
+ * negated (pageblock_steal's taken as steal.declined: model.h).
+ */
 enum map_kind { MAP_NONE, MAP_MT, MAP_ZONE, MAP_FLIP, MAP_DRAIN, MAP_MODE,
 		MAP_MR, MAP_MT_STOCK, MAP_PHASE, MAP_BOOL, MAP_CSTATUS,
-		MAP_STAGE };
+		MAP_STAGE, MAP_NOT };
+
+/* The kinds that take their value from no symbolic table. */
+static bool map_untabled(enum map_kind map)
+{
+	return map == MAP_NONE || map == MAP_BOOL || map == MAP_NOT;
+}
 
 /*
  * One field of an event and where its value goes in struct fv_event:
@@ -159,7 +170,9 @@ static const struct event_spec specs[] = {
 		F("fallback_order", MAP_NONE, steal.fallback_order),
 		F("alloc_mt", MAP_MT, steal.alloc_mt),
 		F("block_mt", MAP_MT, steal.block_mt),
-		F("claimed", MAP_BOOL, steal.claimed) } },
+		F("claimed", MAP_BOOL, steal.claimed),
+		/* series v3 patch 12; absent (older captures): taken */
+		OPT("taken", MAP_NOT, steal.declined, 0) } },
 	{ "mobility", "pcp_drain", FV_EV_DRAIN, {
 		F("cpu", MAP_NONE, cpu), F("nid", MAP_NONE, drain.nid),
 		F("nr_unmovable", MAP_NONE, drain.nr[0]),
@@ -250,7 +263,8 @@ struct field_dec {
 	bool have_table;
 };
 
-enum op_map { OP_PLAIN, OP_LUT, OP_BOOL };
+enum op_map { OP_PLAIN, OP_LUT, OP_BOOL, OP_NOT };
+_Static_assert(OP_NOT < 4, "enum op_map fits field_op.map");
 
 /*
  * One field to decode, all the per-record loop needs in 8 bytes, so that
@@ -566,6 +580,7 @@ static uint8_t canon(enum map_kind map, const char *name)
 		return fv_stage_parse(name);
 	case MAP_NONE:
 	case MAP_BOOL:
+	case MAP_NOT:
 		break;
 	}
 	return 0;
@@ -591,8 +606,7 @@ static void add_symbols(struct event_dec *d, const struct tep_print_arg *a)
 		struct field_dec *fd = &d->fld[i];
 		enum map_kind map = d->spec->fields[i].map;
 
-		if (!fd->f || map == MAP_NONE || map == MAP_BOOL ||
-		    strcmp(fd->f->name, name))
+		if (!fd->f || map_untabled(map) || strcmp(fd->f->name, name))
 			continue;
 		for (const struct tep_print_flag_sym *s = a->symbol.symbols;
 		     s; s = s->next) {
@@ -658,6 +672,7 @@ static uint8_t unknown_of(enum map_kind map)
 		return FV_STAGE_UNKNOWN;
 	case MAP_NONE:
 	case MAP_BOOL:
+	case MAP_NOT:
 		break;
 	}
 	return 0;
@@ -716,8 +731,7 @@ static bool setup_event(struct reader *r, const struct event_spec *spec)
 		struct field_dec *fd = &d->fld[i];
 		enum map_kind map = spec->fields[i].map;
 
-		if (map == MAP_NONE || map == MAP_BOOL || !fd->f ||
-		    fd->have_table)
+		if (map_untabled(map) || !fd->f || fd->have_table)
 			continue;
 		if (map == MAP_MT_STOCK) {
 			/*
@@ -758,6 +772,7 @@ static bool setup_event(struct reader *r, const struct event_spec *spec)
 			   !(fd->size & (fd->size - 1)) ? fd->size : 0;
 		op->shift = fd->is_signed && fd->size < 8 ? 64 - 8 * fd->size : 0;
 		op->map = fs->map == MAP_BOOL ? OP_BOOL :
+			  fs->map == MAP_NOT ? OP_NOT :
 			  fs->map == MAP_NONE ? OP_PLAIN : OP_LUT;
 		op->store = fs->size;
 		op->fld = i;
@@ -817,8 +832,8 @@ static void decode(const struct event_dec *d, const void *data,
 			v = (long long)v >= 0 && (long long)v < 256 ?
 				d->fld[op->fld].lut[v] :
 				unknown_of(d->spec->fields[op->fld].map);
-		else if (op->map == OP_BOOL)
-			v = v != 0;
+		else if (op->map >= OP_BOOL)	/* one test for both bools */
+			v = (v != 0) ^ (op->map == OP_NOT);
 		switch (op->store) {
 		case 1:
 			*dst = v;
@@ -839,11 +854,15 @@ static void decode(const struct event_dec *d, const void *data,
 	}
 	ev->flags = d->flags;
 	if (d->spec->kind == FV_EV_EXTFRAG) {
-		/* the stock event knows no node, zone or block counts */
+		/*
+		 * the stock event knows no node, zone or block counts; it
+		 * fires for pages taken only (taken=1)
+		 */
 		ev->steal.nid = -1;
 		ev->steal.free_moved = -1;
 		ev->steal.alike = -1;
 		ev->steal.zone = FV_ZONE_UNKNOWN;
+		ev->steal.declined = false;
 	}
 }
 

@@ -10,19 +10,26 @@
 _Static_assert(sizeof(struct wire_stack) + WIRE_MAX_STACK <= MAX_PAYLOAD,
 	       "a stack fits in a message");
 
+/* A bool's byte as 0 or 1: any other value is undefined in C. */
+static void clean_bool(bool *b)
+{
+	uint8_t v;
+
+	memcpy(&v, b, 1);
+	v = v != 0;
+	memcpy(b, &v, 1);
+}
+
 /*
- * Only a steal's or an extfrag's union holds the bool: the same byte is
- * a pid's second byte in a compaction event (599 became 343).
+ * Only a steal's or an extfrag's union holds the bools: the same bytes
+ * are a pid's in a compaction event (599 became 343).
  */
 void wire_sanitize(struct fv_event *ev)
 {
-	uint8_t claimed;
-
 	if (ev->kind != FV_EV_STEAL && ev->kind != FV_EV_EXTFRAG)
 		return;
-	memcpy(&claimed, &ev->steal.claimed, 1);
-	claimed = claimed != 0;
-	memcpy(&ev->steal.claimed, &claimed, 1);
+	clean_bool(&ev->steal.claimed);
+	clean_bool(&ev->steal.declined);
 }
 
 static ssize_t bad(char *err, size_t errlen, const char *what)

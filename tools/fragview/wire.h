@@ -84,8 +84,8 @@ struct wire_state {
 };
 
 /*
- * Makes a record copied from untrusted bytes safe to use: the only field
- * with invalid representations is the bool (anything but 0 or 1).
+ * Makes a record copied from untrusted bytes safe to use: the only fields
+ * with invalid representations are a steal's bools (anything but 0 or 1).
  */
 void wire_sanitize(struct fv_event *ev);
 

@@ -47,6 +47,21 @@ static inline struct fv_event ev_steal(uint64_t ts, int32_t nid, uint8_t zone,
 		.claimed = claimed } };
 }
 
+/*
+ * The claim of that block try_to_steal_block() declined (pageblock_steal
+ * taken=0, 6.12): nothing taken, nothing counted.
+ */
+static inline struct fv_event ev_declined(uint64_t ts, int32_t nid,
+					  uint8_t zone, uint64_t block_pfn,
+					  uint8_t alloc_mt, uint8_t block_mt)
+{
+	struct fv_event e = ev_steal(ts, nid, zone, block_pfn, alloc_mt,
+				     block_mt, false);
+
+	e.steal.declined = true;
+	return e;
+}
+
 /* A Movable folio moved by async compaction; result 0 or -errno. */
 static inline struct fv_event ev_migrate(uint64_t ts, uint64_t src_pfn,
 					 int32_t result)

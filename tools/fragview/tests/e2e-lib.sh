@@ -22,5 +22,19 @@ expect() {
 	fi
 }
 
+# expect_line NAME STATUS REGEX -- CMD...: exact status, no stderr, and a
+# line of the output matching the extended REGEX (left in out.txt)
+expect_line() {
+	local name=$1 want_rc=$2 re=$3 rc
+	shift 4
+	"$@" >out.txt 2>err.txt
+	rc=$?
+	if [ "$rc" = "$want_rc" ] && [ ! -s err.txt ] && grep -Eq "$re" out.txt; then
+		ok "$name"
+	else
+		nok "$name" "status $rc (want $want_rc)" "$(cat out.txt err.txt)" "want a line /$re/"
+	fi
+}
+
 # jq-less JSON lookups in fragview's output
 jget() { python3 -c "import json,sys; d=json.load(open('$1')); print($2)"; }

@@ -202,6 +202,12 @@ else
 	nok "stats: extfrag of steals and of captures" "mkcapture.py --extfrag or stats failed"
 fi
 
+# ---- claims declined before anything was taken (pageblock_steal taken=0,
+# 6.12): no steal anywhere, counted apart by stats, checked by check
+# shellcheck source=tools/fragview/tests/e2e-declined.sh
+. "$here/e2e-declined.sh"
+e2e_declined
+
 # ---- stock kernel: stats work, map explains
 expect "stats on a stock capture" 0 \
 	"fragview: stock.dat: stock-kernel capture: steals have no zone or node ('claimed' is change_ownership), no flips, drains or per-page migrations; map and check need the patched kernel" \

@@ -16,8 +16,9 @@ pfn u64, caller u64, gen u64, nid i32, zone, old_mt, new_mt, reason u8.
 Snapshot: start_pfn, end_pfn, gen u64, seq u32, nr_blocks u32, nid i32,
 zone u8, phase u8.  Lost: count i64, prev_ts u64.  Steal: pfn, block_pfn
 u64, nid, free_moved, alike i32, zone, order, fallback_order, alloc_mt,
-block_mt, claimed u8, pid i32 (at 36).  Stack: of_ts u64, id u32, of_kind
-u8.  Census: pfn u64, seq u32, nid i16, 12 u16 counts, zone, mt u8.
+block_mt, claimed, declined u8 (the kernel's taken negated), pid i32 (at
+36).  Stack: of_ts u64, id u32, of_kind u8.  Census: pfn u64, seq u32,
+nid i16, 12 u16 counts, zone, mt u8.
 Compaction scans: start, end, scanned, taken u64, pid i32.  Runs (begin,
 end): zone_start, migrate_pfn, free_pfn, zone_end u64, pid i32, sync,
 status u8.  Migrated: migrated, failed u64, pid.  Zone records: nid,
@@ -65,9 +66,9 @@ def lost(ts, count):
     return event(ts, 8, struct.pack("<qQ", count, ts - 5), 0)
 
 
-def steal(ts, pfn, claimed, pid):
-    return event(ts, 2, struct.pack("<QQiiiBBBBBBxxi", pfn, pfn & ~511, 0, 3, 0,
-                                    2, 0, 3, 0, 1, claimed, pid), 0)
+def steal(ts, pfn, claimed, pid, declined=0):
+    return event(ts, 2, struct.pack("<QQiiiBBBBBBBxi", pfn, pfn & ~511, 0, 3, 0,
+                                    2, 0, 3, 0, 1, claimed, declined, pid), 0)
 
 
 def stack(ts, of_ts, sid):
@@ -119,10 +120,10 @@ def alloc(ts, pfn, order):
     return event(ts, 20, struct.pack("<QQiiB", pfn, 0xcc0, 55, order, 1), 0)
 
 
-# two snapshots around flips, a lost-event gap, steals with their stacks,
-# a census, migrations, a drain, a compaction run, failed order-9
-# allocations and a zone's watermarks: something for every view, table
-# and overlay
+# two snapshots around flips, a lost-event gap, steals with their stacks
+# (and a claim declined before one), a census, migrations, a drain, a
+# compaction run, failed order-9 allocations and a zone's watermarks:
+# something for every view, table and overlay
 EVS = [wmark(8, 600, 100), snap(9, 1, 0, 2, 4), state(10, 1, 0x1000, 1, 4),
        state(10, 1, 0x1200, 0, 4, free=512, largest=9), snap(11, 1, 1, 2, 4),
        flip(20, 0x1000, 1, 0, 5), lost(25, 3), flip(30, 0x1200, 0, 2, 7),
@@ -135,6 +136,7 @@ EVS = [wmark(8, 600, 100), snap(9, 1, 0, 2, 4), state(10, 1, 0x1000, 1, 4),
        czone(38, 17, 9, 6), alloc(38, FAIL, 9), alloc(38, 0x1200, 9),
        snap(39, 2, 0, 2, 7), state(40, 2, 0x1000, 0, 7, free=12, largest=1),
        state(40, 2, 0x1200, 1, 7, free=0, largest=-1),
+       steal(41, 0x1200, 0, 77, declined=1),
        steal(41, 0x1003, 0, 77), stack(41, 41, 0), steal(42, 0x1205, 1, 78),
        stack(42, 42, 1), czone(43, 18, 10, 1), alloc(43, FAIL, 10)]
 

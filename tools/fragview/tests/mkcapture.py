@@ -23,6 +23,14 @@ steal on its CPU, as the patched kernel writes it, and after every fourth
 steal's one a second, alone: a compaction capture (series v3, patch 10),
 which counts as an unclaimed steal (facts "captures"; "steals" counts
 them too).
+--declined (mobility, census): pageblock_steal has the field taken (series
+v3, patch 12): every steal has taken=1, and before about 40% of them, on
+their CPU, comes a claim try_to_steal_block() declined (taken=0, claimed
+0, as on 6.12; facts "declined", "declined_pairs" {"Alloc>Block": n},
+"declined_at": the first one's index among the file's pageblock_steal
+records, CPU 0 first).  With --extfrag one also comes right before each
+compaction capture's extfrag, which must still count.  Its draws are its
+own: the capture is the one without --declined plus these.
 --zone-marks (v2 scenarios): the recorder's trace_marker zone lines
 before each snapshot (facts "zone_marks").
 --cpus: a capture of N CPUs (N > 2): the records of the two CPUs go to
@@ -405,9 +413,13 @@ class Sim:
 
 
 def gen_mobility(n_events, seed=1, lose_flip=False, snapshots=3,
-                 census_after=(), steady=False, migrate=("folio",)):
+                 census_after=(), steady=False, migrate=("folio",),
+                 declined=False):
     sim = Sim(seed, 256)
     rng = sim.rng
+    # the declined claims draw from a generator of their own: the rest of
+    # the capture is the one without them
+    drng = random.Random(seed + 1000) if declined else None
     cpus = [[], []]
     facts = {"flips": 0, "steals": 0, "claimed": 0, "drains": 0,
              "migrate_ok": 0, "migrate_fail": 0, "snapshots": snapshots,
@@ -583,6 +595,19 @@ def gen_mobility(n_events, seed=1, lose_flip=False, snapshots=3,
                 # drawn in this order: the captures stay as they were
                 at, moved, alike = (rng.randrange(512) for _ in range(3))
                 order, fallback = rng.randrange(4), rng.randrange(4, 10)
+                if drng and drng.random() < 0.4 and \
+                        not is_steal_flip(cpus[cpu][-1:]):
+                    # 6.12: the claim __rmqueue_claim() tried first, just
+                    # before on this CPU: too few free and alike pages
+                    # (under half a block), nothing taken
+                    cpus[cpu].append((ts - 1, record(
+                        "pageblock_steal", pfn=pfn, block_pfn=pfn, nid=0,
+                        free_moved=drng.randrange(200),
+                        alike=drng.randrange(50), zone=ZONE_NUM[zone],
+                        order=order, fallback_order=fallback,
+                        alloc_mt=MT_NUM[alloc], block_mt=MT_NUM[sim.mt[pfn]],
+                        claimed=0, taken=0)))
+                    count_declined(facts, alloc, sim.mt[pfn])
                 cpus[cpu].append((ts, record(
                     # the first pfn of an order-fallback buddy (the ABI)
                     "pageblock_steal", pfn=pfn + (at >> fallback << fallback),
@@ -590,7 +615,7 @@ def gen_mobility(n_events, seed=1, lose_flip=False, snapshots=3,
                     alike=alike, zone=ZONE_NUM[zone],
                     order=order, fallback_order=fallback,
                     alloc_mt=MT_NUM[alloc], block_mt=MT_NUM[sim.mt[pfn]],
-                    claimed=int(claimed))))
+                    claimed=int(claimed), taken=1)))
                 facts["steals"] += 1
                 facts["claimed"] += claimed
             elif kind < 0.75:
@@ -894,16 +919,66 @@ def gen_v2(n_events, variant, seed=3):
     return cpus, facts, missed
 
 
-def add_extfrag(cpus, facts):
+def fields_of(name, rec):
+    """The fields of a record of EVENT name, or None for another event."""
+    st, evid, names, _ = packer(name)
+    if struct.unpack_from("<H", rec[1])[0] != evid:
+        return None
+    return dict(zip(names, st.unpack(rec[1])[4:]))
+
+
+def is_steal_flip(recs):
+    """recs ([] or [(ts, rec)]) is a flip of reason steal, which only
+    its claim's taken steal may follow on its CPU."""
+    f = recs and fields_of("pageblock_flip", recs[0][1])
+    return bool(f) and f["reason"] == FLIP_NAMES.index("steal")
+
+
+def is_declined(rec):
+    f = fields_of("pageblock_steal", rec)
+    return f is not None and f.get("taken", 1) == 0
+
+
+def count_declined(facts, alloc, block):
+    facts["declined"] = facts.get("declined", 0) + 1
+    pairs = facts.setdefault("declined_pairs", {})
+    key = "%s>%s" % (alloc, block)
+    pairs[key] = pairs.get(key, 0) + 1
+
+
+def use_taken():
+    """pageblock_steal with its last field, taken (series v3 patch 12)."""
+    system, evid, fields, fmt = EVENTS["pageblock_steal"]
+    EVENTS["pageblock_steal"] = (system, evid, fields + [
+        ("taken", ("bool", 1, 0, "B"))], fmt)
+    PACKERS.clear()
+
+
+def declined_at(cpus):
+    """The first declined claim's index among the pageblock_steal records
+    in file order (CPU by CPU, each in time order), as doctor.py counts."""
+    n = 0
+    for evs in cpus:
+        for _, rec in sorted(evs, key=lambda e: e[0]):
+            if fields_of("pageblock_steal", rec) is None:
+                continue
+            if is_declined(rec):
+                return n
+            n += 1
+    return -1
+
+
+def add_extfrag(cpus, facts, declined=False):
     """Each steal's mm_page_alloc_extfrag right after it on its CPU, and
-    every fourth steal a capture's extfrag alone after that."""
+    every fourth steal a capture's extfrag alone after that (declined: a
+    declined claim, which has no extfrag, right before it)."""
     steal_id = struct.pack("<H", packer("pageblock_steal")[1])
     facts["captures"] = 0
     for c, evs in enumerate(cpus):
         out, n = [], 0
         for ts, rec in evs:
             out.append((ts, rec))
-            if rec[1][:2] != steal_id:
+            if rec[1][:2] != steal_id or is_declined(rec):
                 continue
             out.append((ts + 1, record(
                 "mm_page_alloc_extfrag", pfn=0x1000, alloc_order=0,
@@ -911,7 +986,14 @@ def add_extfrag(cpus, facts):
                 fallback_migratetype=1, change_ownership=0)))
             n += 1
             if n % 4 == 0:
-                out.append((ts + 2, record(
+                if declined:
+                    out.append((ts + 2, record(
+                        "pageblock_steal", pfn=0x1200, block_pfn=0x1200,
+                        nid=0, zone=ZONE_NUM["DMA32"], order=3,
+                        fallback_order=3, alloc_mt=MT_NUM["Movable"],
+                        block_mt=MT_NUM["Unmovable"], claimed=0, taken=0)))
+                    count_declined(facts, "Movable", "Unmovable")
+                out.append((ts + 2 + declined, record(
                     "mm_page_alloc_extfrag", pfn=0x1200, alloc_order=3,
                     fallback_order=3, alloc_migratetype=1,
                     fallback_migratetype=0, change_ownership=0)))
@@ -973,6 +1055,9 @@ def main():
         snaps = int(args[args.index("--snapshots") + 1])
 
     if scenario in ("mobility", "lostflip", "onesnap", "census"):
+        declined = "--declined" in args
+        if declined:
+            use_taken()
         migrate = ["folio"]
         if "--migrate" in args:
             migrate = args[args.index("--migrate") + 1].split(",")
@@ -984,14 +1069,18 @@ def main():
                                    snapshots=snaps,
                                    steady="--snapshots" in args,
                                    census_after=(1, 3) if scenario == "census"
-                                   else (), migrate=migrate)
+                                   else (), migrate=migrate,
+                                   declined=declined)
         names = ["pageblock_state", "pageblock_flip", "pageblock_steal",
                  "pcp_drain"] + [MIGRATE_EVENTS[e] for e in migrate]
         if scenario == "census":
             names.append("pageblock_census")
         if "--extfrag" in args:
-            add_extfrag(cpus, facts)
+            add_extfrag(cpus, facts, declined)
             names.append("mm_page_alloc_extfrag")
+        if declined:
+            facts.setdefault("declined", 0)
+            facts["declined_at"] = declined_at(cpus)
     elif scenario.startswith("v2"):
         use_abi_v2()
         cpus, facts, missed = gen_v2(n, scenario)

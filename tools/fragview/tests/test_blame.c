@@ -222,6 +222,44 @@ static void test_blame_rank(void)
 	fv_blame_free(&b);
 }
 
+/*
+ * A declined claim (pageblock_steal taken=0) took no page: no steal, no
+ * block polluted or claimed, for any task, with records or tallied; the
+ * stack its trigger records goes to no steal.
+ */
+static void test_blame_declined(void)
+{
+	struct fv_event ev[] = {
+		steal(10, 0, 100, 0x200, false),
+		steal(20, 0, 400, 0x400, false),	/* declined below */
+		stack(20, 0, 0, 20, FV_EV_STEAL),
+	};
+	struct fv_blame_group *g;
+	struct fv_blame b;
+	size_t n;
+
+	ev[1].steal.declined = true;
+	for (int tallied = 0; tallied < 2; tallied++) {
+		if (tallied)
+			fv_blame_init_tallied(&b);
+		else
+			fv_blame_init(&b);
+		for (size_t i = 0; i < sizeof(ev) / sizeof(ev[0]); i++)
+			fv_blame_apply(&b, &ev[i]);
+		fv_blame_add_stack(&b, 0, pipe_stack);
+		fv_blame_finish(&b, 9);
+		CHECK_EQ(b.nr_steals, 1);
+		CHECK_EQ(b.nr_with_stack, 0);
+		n = fv_blame_rank(&b, FV_BLAME_BY_TASK, &g);
+		CHECK_EQ(n, 1);
+		CHECK_EQ(g[0].key, 100);
+		CHECK_EQ(g[0].steals, 1);
+		CHECK_EQ(g[0].polluted, 1);
+		free(g);
+		fv_blame_free(&b);
+	}
+}
+
 /* ---- the reader's blame messages ---- */
 
 static uint8_t stream[4096];
@@ -306,6 +344,7 @@ int main(void)
 	RUN(test_internals_documented);
 	RUN(test_blame_attach);
 	RUN(test_blame_rank);
+	RUN(test_blame_declined);
 	RUN(test_wire_blame);
 	return TEST_EXIT();
 }

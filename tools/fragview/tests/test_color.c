@@ -27,7 +27,8 @@ static const uint16_t kernel1[NB] = { 0, 1, 9, 10, 99, 100, 500, 0, 5, 0 };
 static const unsigned int steals[NB] = { 0, 1, 12, 150, 0, 0, 0, 0, 0, 0 };
 
 /*
- * t=100 snapshot 1 of all blocks (block 8 Isolate); steals at t=150-159;
+ * t=100 snapshot 1 of all blocks (block 8 Isolate); steals at t=150-159
+ * and 20 claims of block 4 declined at t=155 (no steals: taken=0);
  * t=200 census 1 (32 free pages each, kernel1[k] kernel pages); t=300
  * snapshot 2 of blocks 0-4 only, all free.
  */
@@ -45,11 +46,15 @@ static void build(struct fv_model *m)
 		feed(m, e);
 	}
 	/* in time order: the s-th steal of each block at 150 + s / 16 */
-	for (unsigned int s = 0; s < 150; s++)
+	for (unsigned int s = 0; s < 150; s++) {
+		for (int d = 0; s == 5 * 16 && d < 20; d++)
+			feed(m, ev_declined(155, 0, NORMAL, PFN(4),
+					    FV_MT_UNMOVABLE, M));
 		for (int k = 0; k < NB; k++)
 			if (s < steals[k])
 				feed(m, ev_steal(150 + s / 16, 0, NORMAL, PFN(k),
 						 FV_MT_UNMOVABLE, M, false));
+	}
 	for (int k = 0; k < NB; k++)
 		feed(m, census_move(ev_census(200, 1, 0, NORMAL, PFN(k),
 					      k == 8 ? FV_MT_ISOLATE : M, 32),

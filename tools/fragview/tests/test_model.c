@@ -195,6 +195,124 @@ static void test_hist_opt_in(void)
 }
 
 /*
+ * A claim try_to_steal_block() declined (taken=0) took nothing: no
+ * steal in its block, the charts, the steal times (map --view steals)
+ * or the block's history, and no type changed; it still names its
+ * block, and a block no snapshot covered enters the table.
+ */
+static void test_declined_is_no_steal(void)
+{
+	const struct fv_hist_rec *a, *b;
+	uint32_t steals = 0, claims = 0;
+	struct fv_model m;
+	size_t na, nb;
+
+	fv_model_init(&m);
+	m.keep_hist = m.keep_steal_times = true;
+	base4(&m);
+	feed(&m, ev_declined(200, 0, FV_ZONE_NORMAL, 0x1000, U, M));
+	feed(&m, ev_declined(210, 0, FV_ZONE_NORMAL, 0x8000, U, R));
+	feed(&m, ev_steal(220, 0, FV_ZONE_NORMAL, 0x1200, U, M, true));
+	fv_model_finish(&m);
+	for (size_t k = 0; k < m.nr_buckets_used; k++) {
+		steals += m.buckets[k].steals;
+		claims += m.buckets[k].claims;
+	}
+	CHECK_EQ(steals, 1);
+	CHECK_EQ(claims, 1);
+	CHECK_EQ(m.nr_events[FV_EV_STEAL], 3);	/* the records, as read */
+	CHECK_EQ(m.blocks[0].n.steals, 0);
+	CHECK_EQ(m.blocks[1].n.steals, 1);
+	CHECK_EQ(m.nr_steal_recs, 1);
+	CHECK_EQ(m.steal_recs[0].block, 1);
+	CHECK_EQ(fv_model_block_hist(&m, 0, &a, &na, &b, &nb), 0);
+	CHECK_EQ(fv_model_block_hist(&m, 1, &a, &na, &b, &nb), 1);
+	CHECK_EQ(m.nr_blocks, 5);
+	CHECK_EQ(fv_model_find_block(&m, 0x8000), 4);
+	CHECK_EQ(m.blocks[4].mt, R);
+	CHECK_EQ(m.blocks[4].n.steals, 0);
+	CHECK_EQ(m.blocks[0].mt, M);
+	CHECK_EQ(m.nr_impossible, 0);
+	fv_model_free(&m);
+}
+
+/* Block 0x1000 flipped by a claim on cpu, as the kernel writes it. */
+static struct fv_event flip_on(int32_t cpu, uint64_t ts, uint8_t old_mt,
+			       uint8_t new_mt, uint8_t reason)
+{
+	struct fv_event f = ev_flip(ts, 0, FV_ZONE_NORMAL, 0x1000, old_mt,
+				    new_mt, reason);
+
+	f.cpu = cpu;
+	return f;
+}
+
+static struct fv_event declined_on(int32_t cpu, uint64_t ts)
+{
+	struct fv_event d = ev_declined(ts, 0, FV_ZONE_NORMAL, 0x1200, U, M);
+
+	d.cpu = cpu;
+	return d;
+}
+
+/*
+ * fragview check's rules for a declined claim: it claims nothing
+ * (taken=0 with claimed=1), and changes no type: no steal flip of its
+ * CPU comes right before it, as one comes right before a claim's
+ * taken=1 steal.  Each is the capture's impossible event, and the
+ * check report says so (exit 1).
+ */
+static void test_declined_impossible(void)
+{
+	struct fv_event d = declined_on(0, 200), s;
+	struct fv_model m;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	fv_model_init(&m);
+	base4(&m);
+	d.steal.claimed = true;
+	feed(&m, d);
+	CHECK_EQ(m.nr_impossible, 1);
+	CHECK(m.impossible_why &&
+	      !strcmp(m.impossible_why, "taken=0 with claimed=1 (a declined claim claims no block)"));
+	fv_model_free(&m);
+
+	fv_model_init(&m);
+	base4(&m);
+	/* another CPU's, after a steal, after another event: possible */
+	feed(&m, flip_on(1, 200, M, U, FV_FLIP_STEAL));
+	feed(&m, declined_on(2, 201));
+	s = ev_steal(202, 0, FV_ZONE_NORMAL, 0x1000, U, M, true);
+	s.cpu = 1;
+	feed(&m, s);
+	feed(&m, declined_on(1, 203));
+	feed(&m, flip_on(1, 210, U, M, FV_FLIP_STEAL));
+	feed(&m, ev_drain(211, 1, 0, FV_ZONE_NORMAL, 4));
+	feed(&m, declined_on(1, 212));
+	feed(&m, flip_on(1, 220, M, U, FV_FLIP_HIGHATOMIC_RESERVE));
+	feed(&m, declined_on(1, 221));
+	CHECK_EQ(m.nr_impossible, 0);
+	/* right after its CPU's steal flip: the claim changed a type */
+	feed(&m, flip_on(7, 230, U, M, FV_FLIP_STEAL));
+	feed(&m, declined_on(7, 231));
+	CHECK_EQ(m.nr_impossible, 1);
+	CHECK_EQ(m.impossible.cpu, 7);
+	CHECK(m.impossible_why && strstr(m.impossible_why, "steal flip"));
+	for (int i = 0; i < 4; i++)	/* the types of base4(): the replay's */
+		feed(&m, state(300, 2, 0x1000 + i * 512, FV_ZONE_NORMAL,
+			       (const uint8_t[]){ M, M, U, R }[i]));
+	fv_model_finish(&m);
+	f = open_memstream(&out, &len);
+	CHECK_EQ(fv_check_report(f, &m), FV_CHECK_MISMATCH);
+	fclose(f);
+	CHECK(strstr(out, "check: impossible event: steal on CPU 7 at 0.000000231 s: taken=0 right after a steal flip"));
+	free(out);
+	fv_model_free(&m);
+}
+
+/*
  * mt_start: the type a block had before any flip, the start of every
  * replay; mt_base: the first snapshot's; mt: every flip applied.
  */
@@ -818,6 +936,8 @@ int main(void)
 	RUN(test_out_of_order);
 	RUN(test_sorting_renumbers);
 	RUN(test_hist_opt_in);
+	RUN(test_declined_is_no_steal);
+	RUN(test_declined_impossible);
 	RUN(test_start_types);
 	RUN(test_check_replay);
 	RUN(test_check_clean_and_new_block);

@@ -146,6 +146,49 @@ static void test_counts(void)
 	fv_model_free(&m);
 }
 
+/* The claim of a block try_to_steal_block() declined (taken=0). */
+static struct fv_event declined(uint8_t a, uint8_t b)
+{
+	struct fv_event e = steal(a, b, false, 0);
+
+	e.steal.declined = true;
+	return e;
+}
+
+/*
+ * Declined claims are no steals: counted apart, per (allocation type,
+ * block type), and in no steal row.
+ */
+static void test_declined_claims(void)
+{
+	const uint8_t U = FV_MT_UNMOVABLE, M = FV_MT_MOVABLE,
+		      R = FV_MT_RECLAIMABLE;
+	const struct fv_event ev[] = {
+		steal(U, M, true, 0), steal(U, M, false, 0),
+		declined(U, M), declined(U, M), declined(U, M), declined(R, U),
+	};
+	struct fv_stats *s = fv_stats_new();
+	uint64_t rows = 0;
+	struct fv_model m;
+
+	fv_model_init(&m);
+	for (size_t i = 0; i < sizeof(ev) / sizeof(ev[0]); i++)
+		fv_stats_apply(s, &ev[i]);
+	fv_model_finish(&m);
+	fv_stats_finish(s, &m);
+	for (size_t i = 0; i < s->nr_steal_rows; i++)
+		rows += s->steals[i].count;
+	CHECK_EQ(rows, 2);
+	CHECK_EQ(s->nr_steals, 2);
+	CHECK_EQ(s->nr_claimed, 1);
+	CHECK_EQ(s->nr_declined, 4);
+	CHECK_EQ(s->declined_tab[U][M], 3);
+	CHECK_EQ(s->declined_tab[R][U], 1);
+	CHECK_EQ(s->declined_tab[M][U], 0);
+	fv_stats_free(s);
+	fv_model_free(&m);
+}
+
 static void test_zone_stats_from_snapshots(void)
 {
 	struct fv_stats *s = fv_stats_new();
@@ -273,6 +316,7 @@ int main(void)
 	RUN(test_indices_empty);
 	RUN(test_block_decomposition);
 	RUN(test_counts);
+	RUN(test_declined_claims);
 	RUN(test_zone_stats_from_snapshots);
 	RUN(test_rows_by_reason);
 	RUN(test_drains_of_many_cpus);

@@ -299,9 +299,15 @@ static void test_wire_keeps_fields(void)
 	steal.kind = FV_EV_STEAL;
 	steal.steal.pid = 599;
 	memcpy(&steal.steal.claimed, &two, 1);
+	memcpy(&steal.steal.declined, &two, 1);
 	got = wire_one(&steal);
 	CHECK_EQ(got.steal.claimed, true);
+	CHECK_EQ(got.steal.declined, true);
 	CHECK_EQ(got.steal.pid, 599);
+	/* a pageblock_steal without taken (0 bytes): taken, a steal */
+	memset(&steal.steal.declined, 0, 1);
+	got = wire_one(&steal);
+	CHECK(fv_ev_is_steal(&got) && !fv_ev_is_declined(&got));
 }
 
 static void test_wire_rejects(void)
