@@ -104,6 +104,23 @@ def claim_rule(e, block_type):
     return None
 
 
+def check_block(e, bpfn, replayed):
+    """The claim rule, and block_mt, node, zone and pfn against the block
+    at bpfn as replayed (its type replayed, before e's own flips, or
+    None); whether there was a replayed type to compare."""
+    why = claim_rule(e, replayed or e.f['block_mt'])
+    if why:
+        wrong_rule.append('%s: %s' % (e, why))
+    if replayed is not None and replayed != e.f['block_mt']:
+        wrong_mt.append('%s: the block was %s (replayed)' % (e, replayed))
+    where = bmap.zone_of(bpfn)
+    if where and where != (e.num('nid'), e.f['zone']):
+        wrong_where.append('%s: block_pfn is in node %d %s' % ((e,) + where))
+    if e.num('fallback_order') < PAGEBLOCK_ORDER and bmap.block(e.num('pfn')) != bpfn:
+        wrong_where.append('%s: pfn is not in block_pfn\'s block' % e)
+    return replayed is not None
+
+
 def follow_decline(e):
     """e, a steal event after a declined claim d on its CPU (6.12's
     __rmqueue_claim() tries one candidate per fallback order, largest
@@ -207,13 +224,7 @@ for e in events(a.capture, {'pageblock_steal', 'pageblock_flip', 'pageblock_stat
         # replayed type and place still hold
         declined += 1
         open_decline[e.cpu] = e
-        why = claim_rule(e, bmap.type_of(bpfn) or e.f['block_mt'])
-        if why:
-            wrong_rule.append('%s: %s' % (e, why))
-        if bmap.type_of(bpfn) not in (None, e.f['block_mt']):
-            wrong_mt.append('%s: the block was %s (replayed)' % (e, bmap.type_of(bpfn)))
-        if bmap.zone_of(bpfn) not in (None, (e.num('nid'), e.f['zone'])):
-            wrong_where.append('%s: block_pfn is in node %d %s' % ((e,) + bmap.zone_of(bpfn)))
+        check_block(e, bpfn, bmap.type_of(bpfn))
         continue
     steals += 1
     mine_all = pending.pop(e.cpu, [])
@@ -225,18 +236,7 @@ for e in events(a.capture, {'pageblock_steal', 'pageblock_flip', 'pageblock_stat
     if e.cpu in last_steal:
         no_extfrag.append(last_steal.pop(e.cpu)[0])
     last_steal[e.cpu] = (e, bmap.type_of(bpfn))
-    why = claim_rule(e, replayed or e.f['block_mt'])
-    if why:
-        wrong_rule.append('%s: %s' % (e, why))
-    if replayed is not None:
-        checked += 1
-        if replayed != e.f['block_mt']:
-            wrong_mt.append('%s: the block was %s (replayed)' % (e, replayed))
-    where = bmap.zone_of(bpfn)
-    if where and where != (e.num('nid'), e.f['zone']):
-        wrong_where.append('%s: block_pfn is in node %d %s' % ((e,) + where))
-    if e.num('fallback_order') < PAGEBLOCK_ORDER and bmap.block(e.num('pfn')) != bpfn:
-        wrong_where.append('%s: pfn is not in block_pfn\'s block' % e)
+    checked += check_block(e, bpfn, replayed)
     if e.f['claimed'] not in ('1', 'true', 'yes'):
         orphan_flips += [f.raw for f in mine_all]
         continue
