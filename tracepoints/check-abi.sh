@@ -67,7 +67,7 @@ pageblock_flip old_mt: $mt none
 pageblock_flip new_mt: $mt none
 pageblock_flip reason: steal highatomic_reserve highatomic_unreserve isolate unisolate cma isolate_free init online merge@6.12 offline
 pcp_drain zone: $zone
-pcp_drain reason: free_high vmstat local all cpu_dead
+pcp_drain reason: free_high vmstat local all cpu_dead decay@6.12
 migrate_folio result: $errnos
 migrate_folio mode: MIGRATE_ASYNC MIGRATE_SYNC_LIGHT MIGRATE_SYNC MIGRATE_SYNC_NO_COPY@6.1
 migrate_folio reason: compaction memory_failure memory_hotplug syscall_or_cpuset mempolicy_mbind numa_misplaced contig_range longterm_pin demotion damon@6.12

@@ -142,8 +142,9 @@ fi
 k612=$top/tests/fixtures/formats-6.12
 nev=$(find "$k612" -type f ! -name '*.md' | wc -l)
 grep -q '"merge"' "$k612/pageblock_flip" && grep -q '"damon"' "$k612/migrate_folio" &&
+	grep -q '"decay"' "$k612/pcp_drain" &&
 	! grep -q MIGRATE_SYNC_NO_COPY "$k612/migrate_folio" && [ "$nev" -eq 9 ]
-result $? "the real 6.12 formats ($nev events) have merge and damon, no MIGRATE_SYNC_NO_COPY"
+result $? "the real 6.12 formats ($nev events) have merge, decay and damon, no MIGRATE_SYNC_NO_COPY"
 
 # accepts KERNEL-OPTION DIR WANT NAME
 accepts() {
@@ -177,6 +178,7 @@ rejects() {
 }
 rejects "--kernel 6.12" "$good" "the 6.1 formats as 6.12's" \
 	"pageblock_flip: reason lacks names documented for 6.12: merge" \
+	"pcp_drain: reason lacks names documented for 6.12: decay" \
 	"migrate_folio: mode prints names not documented for 6.12: MIGRATE_SYNC_NO_COPY" \
 	"migrate_folio: reason lacks names documented for 6.12: damon" \
 	"migrate_folio_failed: mode prints names not documented for 6.12: MIGRATE_SYNC_NO_COPY" \
@@ -185,6 +187,7 @@ rejects "--kernel 6.12" "$good" "the 6.1 formats as 6.12's" \
 	"migrate_pass: reason lacks names documented for 6.12: damon"
 rejects "--kernel 6.1" "$k612" "the 6.12 formats as 6.1's" \
 	"pageblock_flip: reason prints names not documented for 6.1: merge" \
+	"pcp_drain: reason prints names not documented for 6.1: decay" \
 	"migrate_folio: mode lacks names documented for 6.1: MIGRATE_SYNC_NO_COPY" \
 	"migrate_folio: reason prints names not documented for 6.1: damon" \
 	"migrate_folio_failed: mode lacks names documented for 6.1: MIGRATE_SYNC_NO_COPY" \

@@ -19,7 +19,7 @@ MR = {'compaction', 'memory_failure', 'memory_hotplug', 'syscall_or_cpuset',
       'damon'}
 FLIP_REASONS = {'steal', 'highatomic_reserve', 'highatomic_unreserve', 'isolate',
                 'unisolate', 'cma', 'isolate_free', 'init', 'online', 'merge', 'offline'}
-DRAIN_REASONS = {'free_high', 'vmstat', 'local', 'all', 'cpu_dead'}
+DRAIN_REASONS = {'free_high', 'vmstat', 'local', 'all', 'cpu_dead', 'decay'}
 ERRNO = {'success', 'EAGAIN', 'EBUSY', 'ENOMEM', 'ENOSYS', 'EINVAL', 'EFAULT', 'EIO',
          'ENOSPC', 'EHWPOISON', 'EPERM', 'ENOENT', 'EEXIST', 'ENODEV', 'EOVERFLOW',
          'EDEADLK'}
