@@ -34,11 +34,18 @@ out=${FRAGVIEW_OUT:-$top/out}/guest-tests$(fv_base_suffix "$base")
 # block's at drain time since 6.10 (drain.py --per-page-type); the caller
 # of free page reporting's flips, since 6.10 the helper
 # __move_freepages_block() where the compiler keeps it (flip_rule.py).
+# run-guest.sh puts the first half of the 2 vCPUs on node 0, the rest on
+# node 1: the vmstat worker's drain_zone_pages() drains the other node's
+# zones only (drain.py --cpu-nodes); on 6.12 its decay_pcp_high() trims,
+# reason decay, come in scenarios that free much (10-fragment).
+cpu_nodes=0,1
+decay=()
 case $base in
 6.1)	drain_type=free isolate_free_caller=__isolate_free_page ;;
-*)	drain_type=drain
+*)	drain_type=drain decay=(--reasons decay)
 	isolate_free_caller='__move_freepages_block|__isolate_free_page' ;;
 esac
+drain_args=(--per-page-type "$drain_type" --cpu-nodes "$cpu_nodes")
 # host_check SCRIPT ARGS...: a tests/host/ oracle prints its own ok/not ok
 # lines; one that dies (e.g. a missing capture) without any counts here
 host_check() {
@@ -130,7 +137,7 @@ if scenario_boot lost-events lost 1G 600 lost-events; then
 if scenario_boot cma cma 8G 900 cma 'hugetlb_cma=1:2G fv.per_page_drain=1'; then
 	host_check cma.py "$out/cma/cma"
 	host_check replay.py "$out/cma/cma" --reasons isolate,unisolate
-	host_check drain.py "$out/cma/cma" --reasons all --per-page-type "$drain_type"
+	host_check drain.py "$out/cma/cma" --reasons all "${drain_args[@]}"
 	host_check migrations.py "$out/cma/cma" --kernel "$base" --reasons contig_range
 	host_check migrate_pass.py "$out/cma/cma" --kernel "$base" --min-passes 1
 	host_check steal_flip.py "$out/cma/cma" --kernel "$base" --min-steals 0 --min-claimed 0
@@ -302,9 +309,8 @@ host_check steal_flip.py "$g/10-fragment" --kernel "$base" --min-extfrag 1
 host_check replay.py "$g/30-compact" --min-flips 1
 host_check steal_flip.py "$g/30-compact" --kernel "$base" --min-steals 1 --min-claimed 1 \
 	--min-extfrag 1
-for s in 10-fragment 30-compact; do
-	host_check drain.py "$g/$s" --per-page-type "$drain_type"
-done
+host_check drain.py "$g/10-fragment" "${drain_args[@]}" "${decay[@]}"
+host_check drain.py "$g/30-compact" "${drain_args[@]}"
 host_check census.py "$g/11-census"
 # the known culprit: fv-polluter's pipe buffers top the steals, with
 # pipe_write() in their stack, by the report and by fragview blame
@@ -332,8 +338,8 @@ done
 for s in 10-fragment 11-census 41-hotplug-zones 50-drain 60-polluter; do
 	host_check migrate_pass.py "$g/$s" --kernel "$base" --min-passes 0
 done
-host_check drain.py "$g/50-drain" --reasons cpu_dead,all --per-page-type "$drain_type"
-host_check drain.py "$g/40-offline" --reasons all --per-page-type "$drain_type"
+host_check drain.py "$g/50-drain" --reasons cpu_dead,all "${drain_args[@]}"
+host_check drain.py "$g/40-offline" --reasons all "${drain_args[@]}"
 host_check replay.py "$g/50-drain"
 host_check offline.py "$g/40-offline"
 host_check replay.py "$g/40-offline" --reasons isolate,unisolate,offline,online --min-flips 128
@@ -354,7 +360,7 @@ for s in 10-fragment 11-census 41-hotplug-zones 50-drain 60-polluter; do
 	host_check migrations.py "$g/$s" --kernel "$base" --min-calls 0
 done
 for s in 11-census 20-migrate 21-hugemigrate 41-hotplug-zones 60-polluter; do
-	host_check drain.py "$g/$s" --min-batches 0 --per-page-type "$drain_type"
+	host_check drain.py "$g/$s" --min-batches 0 "${drain_args[@]}"
 done
 # the recorder's zone lines (fv_zone_marks) against /proc/zoneinfo
 for s in 10-fragment 11-census 20-migrate 21-hugemigrate 30-compact 40-offline 41-hotplug-zones \

@@ -18,8 +18,14 @@
 # (--per-page-type drain): the list a page sat on is then not in the capture,
 # so only the low-order sum, the high-order count and the total are checked
 # per batch, and every per-page migratetype against the replayed block.
+# The vmstat worker drains for two reasons: `vmstat` (drain_zone_pages())
+# empties an expired list of a zone on another node than its CPU's, NUMA
+# only; `decay` (decay_pcp_high(), 6.12) trims the CPU's own lists of any
+# zone.  Both run in a kworker on the CPU that owns the lists; with
+# --cpu-nodes (the node of each CPU, in CPU order) every vmstat drain's
+# zone is on a remote node.
 # usage: drain.py DIR | --report FILE  [--min-batches N] [--reasons a,b,...]
-#        [--per-page-type free|drain]
+#        [--per-page-type free|drain] [--cpu-nodes N,N,...]
 import sys
 from report import Tap, events, BlockMap, read_pageblocks, oracle_args
 
@@ -28,6 +34,9 @@ def extra(p):
     p.add_argument('--per-page-type', choices=('free', 'drain'), default='free',
                    help="what mm_page_pcpu_drain's migratetype is: the list's type, "
                    "cached at free time (6.1), or the block's type at drain time (6.12)")
+    p.add_argument('--cpu-nodes', default='',
+                   help='the node of each CPU, in CPU order (comma list): vmstat drains '
+                   'empty remote nodes\' zones only')
 
 
 a = oracle_args('pcp_drain == its per-page mm_page_pcpu_drain events',
@@ -42,7 +51,10 @@ PCP_TYPES = {'0': 'nr_unmovable', '1': 'nr_movable', '2': 'nr_reclaimable'}
 PCP_TYPE_NAMES = {'0': 'Unmovable', '1': 'Movable', '2': 'Reclaimable'}
 COSTLY_ORDER = 3
 # reasons whose batch runs on the CPU that owns the lists (pcp_drain.md)
-OWN_CPU = {'free_high', 'vmstat', 'local'}
+OWN_CPU = {'free_high', 'vmstat', 'local', 'decay'}
+# reasons of the vmstat worker (refresh_cpu_vm_stats()), a kworker
+WORKER = {'vmstat', 'decay'}
+cpu_node = [int(n) for n in a.cpu_nodes.split(',')] if a.cpu_nodes else []
 bmap = BlockMap(read_pageblocks(a.pageblocks) if a.pageblocks else None)
 
 acc = {}            # running cpu -> per-page events since its last batch
@@ -54,7 +66,7 @@ bad, short_first, wrong_cpu, wrong_zone, reasons = [], [], [], [], {}
 cpus = set()        # the CPUs that recorded events
 header = {}         # cpus: the capture's CPU count, when the report says
 drained = []        # every pcp_drain
-dead_cpu, not_worker = [], []
+dead_cpu, not_worker, own_node = [], [], []
 offline = {}        # cpu -> its cpu_dead drain, until it records an event
 after_dead = []
 wrong_type, typed, unmapped, perpage = [], 0, 0, 0  # unmapped: before any snapshot
@@ -129,8 +141,12 @@ for i, e in enumerate(events(a.capture, header=header)):
     if reason in OWN_CPU and e.num('cpu') != e.cpu:
         wrong_cpu.append('%s: reason %s runs on the owner, but ran on cpu %d' % (e, reason, e.cpu))
     # refresh_cpu_vm_stats() runs in the vmstat worker, a kworker
-    if reason == 'vmstat' and not e.comm.startswith('kworker/'):
+    if reason in WORKER and not e.comm.startswith('kworker/'):
         not_worker.append('%s: run by %s-%d' % (e, e.comm, e.pid))
+    # drain_zone_pages() is only called for zones of other nodes
+    if reason == 'vmstat' and e.num('cpu') < len(cpu_node) and \
+            cpu_node[e.num('cpu')] == e.num('nid'):
+        own_node.append('%s: cpu %d is on node %d' % (e, e.num('cpu'), e.num('nid')))
     # a dead CPU runs nothing: its lists are drained by the CPU that
     # took it down (page_alloc_cpu_dead())
     if reason == 'cpu_dead' and e.num('cpu') == e.cpu:
@@ -170,7 +186,8 @@ t.check(drains >= a.min_batches, 'the workload drained per-cpu lists (%d batches
 # a rule over no batch (or no batch of the kind it is about) asserts
 # nothing: a skip then
 none = not drains
-local_kinds = sum(reasons.get(r, 0) for r in ('free_high', 'vmstat', 'local'))
+local_kinds = sum(reasons.get(r, 0) for r in OWN_CPU)
+worker_kinds = sum(reasons.get(r, 0) for r in WORKER)
 for r in a.reasons:
     t.check(reasons.get(r, 0) > 0, 'drains with reason %s happened (%d)' % (r, reasons.get(r, 0)))
 t.check(not bad, 'every batch equals its per-page mm_page_pcpu_drain events (%s%s)'
@@ -188,8 +205,8 @@ t.check(not short_first, 'no first batch on a cpu has more per-page events than 
         short_first, vacuous=none)
 t.check(not left, 'every per-page drain event belongs to a pcp_drain batch', left,
         vacuous=not perpage)
-t.check(not wrong_cpu, 'cpu= is the cpu that ran free_high/vmstat/local drains', wrong_cpu,
-        vacuous=not local_kinds)
+t.check(not wrong_cpu, 'cpu= is the cpu that ran free_high/vmstat/local/decay drains',
+        wrong_cpu, vacuous=not local_kinds)
 # drain_all() empties the lists of CPUs that may record nothing: the CPUs
 # that exist are the capture's (trace-cmd's cpus=N); a saved report without
 # that line has only those that recorded events
@@ -203,8 +220,13 @@ nowhere = ['%s: no cpu %d in the capture (cpus %s)' % (e, e.num('cpu'), sorted(c
 t.check(not nowhere, 'cpu= of every batch is a CPU of the capture (%d CPUs%s)'
         % (len(cpus), '' if 'cpus' in header else ' that recorded events'), nowhere,
         vacuous=none)
-t.check(not not_worker, 'every vmstat drain ran in a kworker (%d batches)'
-        % reasons.get('vmstat', 0), not_worker, vacuous=not reasons.get('vmstat'))
+t.check(not not_worker, 'every vmstat/decay drain ran in a kworker (%d batches)'
+        % worker_kinds, not_worker, vacuous=not worker_kinds)
+if cpu_node:
+    t.check(not own_node, "every vmstat drain empties a remote node's zone, decay_pcp_high() "
+            "trims are decay (%d batches, cpu nodes %s)" % (reasons.get('vmstat', 0),
+                                                            a.cpu_nodes),
+            own_node, vacuous=not reasons.get('vmstat'))
 t.check(not dead_cpu, 'cpu= of cpu_dead drains is the dead cpu, not the one running '
         '(%d batches)' % reasons.get('cpu_dead', 0), dead_cpu,
         vacuous=not reasons.get('cpu_dead'))

@@ -177,6 +177,23 @@ def drain_free_high_as_vmstat(L, side):
     return L
 
 
+def drain_free_high_as_decay(L, side):
+    """A drain of a list gone above its high mark, in a task freeing
+    pages, reported as the vmstat worker's decay_pcp_high() trim."""
+    L = drain_free_high_as_vmstat(L, side)
+    i = next(i for i, l in enumerate(L) if ev(l) == 'pcp_drain' and
+             field(l, 'reason') == 'vmstat' and 'kworker/' not in l.split('[')[0])
+    L[i] = setf(L[i], 'reason', 'decay')
+    return L
+
+
+def drain_decay_as_vmstat(L, side):
+    """6.12's decay_pcp_high() trims, of the CPU's own lists of its own
+    node's zones too, reported as vmstat (as series v3 did before decay)."""
+    return [setf(l, 'reason', 'vmstat') if ev(l) == 'pcp_drain' and
+            field(l, 'reason') == 'decay' else l for l in L]
+
+
 def drain_on_missing_cpu(L, side):
     """A drain of all CPUs' lists (reason all) naming a CPU the machine
     does not have."""
@@ -949,7 +966,7 @@ DEFECTS = {f.__name__.replace('_', '-'): f for f in (
     drain_wrong_node, drain_wrong_cpu, drain_dead_cpu_as_running, drain_all_as_cpu_dead,
     other_cpu_marked_online,
     drain_on_missing_cpu, drain_past_cpus_header, cpus_header_short,
-    drain_free_high_as_vmstat,
+    drain_free_high_as_vmstat, drain_free_high_as_decay, drain_decay_as_vmstat,
     dup_success, missing_failure, lost_last_step, isolate_outside,
     no_unisolate, one_block_movable, drop_reserves, drop_unreserves, reserve_over_limit,
     capture_outside_compaction, capture_same_type,
