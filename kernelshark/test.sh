@@ -175,7 +175,7 @@ cap=$syn/synthetic.dat
 decode_ok synthetic "$cap"
 for name in 'zone=Normal' 'alloc_mt=Unmovable' 'block_mt=Movable' \
 	    'new_mt=HighAtomic' 'new_mt=Isolate' 'reason=steal' \
-	    'reason=highatomic_reserve' 'reason=free_high' 'reason=vmstat' \
+	    'reason=highatomic_reserve' 'reason=free_high' 'reason=vmstat' 'reason=decay' \
 	    'mode=MIGRATE_SYNC_LIGHT' 'reason=compaction' 'result=success' \
 	    'result=EAGAIN' 'result=EBUSY' 'mt=Movable' 'largest_order=-1' \
 	    'result=ENOMEM' 'dst_mt=none' 'stage=unmap_move' 'stage=hugetlb'; do

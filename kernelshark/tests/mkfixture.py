@@ -65,7 +65,7 @@ FLIP = '{ 0, "steal" }, { 1, "highatomic_reserve" }, ' \
        '{ 4, "unisolate" }, { 5, "cma" }, { 6, "isolate_free" }, ' \
        '{ 7, "init" }'
 DRAIN = '{ 0, "free_high" }, { 1, "vmstat" }, { 2, "local" }, ' \
-        '{ 3, "all" }, { 4, "cpu_dead" }'
+        '{ 3, "all" }, { 4, "cpu_dead" }, { 5, "decay" }'
 MODE = '{ 0, "MIGRATE_ASYNC" }, { 1, "MIGRATE_SYNC_LIGHT" }, ' \
        '{ 2, "MIGRATE_SYNC" }, { 3, "MIGRATE_SYNC_NO_COPY" }'
 MR = '{ 0, "compaction" }, { 1, "memory_failure" }, ' \
@@ -467,7 +467,7 @@ def workload():
                     reason=WORKLOAD["flip"][i % 4])))
         if i % 3 == 0:
             cpu1.append((t + 7_000_000, ev("pcp_drain", 300, cpu=1,
-                        zone=2, reason=i % 5, nr_unmovable=4,
+                        zone=2, reason=i // 3 % 6, nr_unmovable=4,
                         nr_movable=30, nr_reclaimable=1, total=35)))
     migrations(ev, (cpu0, cpu1))
     return sorted(cpu0), sorted(cpu1)

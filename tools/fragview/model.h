@@ -71,7 +71,9 @@ enum fv_flip_reason {
 
 enum fv_drain_reason {
 	FV_DRAIN_FREE_HIGH, FV_DRAIN_VMSTAT, FV_DRAIN_LOCAL, FV_DRAIN_ALL,
-	FV_DRAIN_CPU_DEAD, FV_DRAIN_UNKNOWN, FV_DRAIN_NR,
+	FV_DRAIN_CPU_DEAD,
+	FV_DRAIN_DECAY,		/* 6.12 only: decay_pcp_high() */
+	FV_DRAIN_UNKNOWN, FV_DRAIN_NR,
 };
 
 enum fv_migrate_mode {

@@ -29,7 +29,7 @@ static const char *const flip_names[FV_FLIP_NR] = {
 };
 
 static const char *const drain_names[FV_DRAIN_NR] = {
-	"free_high", "vmstat", "local", "all", "cpu_dead", "unknown",
+	"free_high", "vmstat", "local", "all", "cpu_dead", "decay", "unknown",
 };
 
 static const char *const mode_names[FV_MODE_NR] = {

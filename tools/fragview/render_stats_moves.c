@@ -21,7 +21,7 @@ static void drain_heads(struct tab *t, struct tab_col *cols)
 
 	cols[0] = (struct tab_col){ 4, "  " };
 	for (int r = 0; r < FV_DRAIN_NR - 1; r++) {
-		cols[1 + r] = (struct tab_col){ 15, NULL };
+		cols[1 + r] = (struct tab_col){ 14, NULL };
 		heads[1 + r] = fv_drain_reason_name(r);
 	}
 	tab_txt_head(t, cols, heads, FV_DRAIN_NR);

@@ -475,6 +475,7 @@ static void test_names(void)
 	CHECK_EQ(fv_mr_parse("syscall_or_cpuset"), FV_MR_SYSCALL);
 	CHECK_EQ(fv_flip_reason_parse("isolate_free"), FV_FLIP_ISOLATE_FREE);
 	CHECK_EQ(fv_drain_reason_parse("cpu_dead"), FV_DRAIN_CPU_DEAD);
+	CHECK_EQ(fv_drain_reason_parse("decay"), FV_DRAIN_DECAY);
 	CHECK(!strcmp(fv_mt_name(FV_MT_CMA), "CMA"));
 	CHECK(!strcmp(fv_mt_name(200), "unknown"));
 	CHECK(!strcmp(fv_ev_kind_name(FV_EV_MIGRATE_SUM), "migrate_sum"));
