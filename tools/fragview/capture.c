@@ -100,16 +100,18 @@ static void start_form(struct loader *l)
  * patched kernel emits both for the same allocation or migration, so
  * counting both would count everything twice: the mobility event, which
  * says more, wins.  A capture's extfrag has no mobility event: it counts,
- * as an unclaimed steal.  The same goes for the migration events: a
- * migrate_folio_failed repeats its migrate_folio, mm_migrate_pages adds
- * up the migrate_folio of its call (fv_mig_role()).
+ * as an unclaimed steal, unless its change_ownership says the block
+ * already had the request's type (6.1: the page was freed under another
+ * type than its block's), where nothing mixes.  The same goes for the
+ * migration events: a migrate_folio_failed repeats its migrate_folio,
+ * mm_migrate_pages adds up the migrate_folio of its call (fv_mig_role()).
  */
 static bool superseded(struct loader *l, const struct fv_event *ev)
 {
 	bool of_steal = extfrag_of_steal(l, ev);
 
 	if (ev->kind == FV_EV_EXTFRAG && l->info->have[FV_EV_STEAL])
-		return of_steal;
+		return of_steal || ev->steal.claimed;
 	return fv_mig_role(&l->mig, ev) == FV_MIG_DROP;
 }
 

@@ -195,9 +195,10 @@ if python3 "$here/mkcapture.py" mobility xf.dat --extfrag --facts xf.json 2>/dev
 	got="$(jget xf-s.json "d['steals']['total']") $(jget xf-s.json "d['steals']['claimed']")"
 	want="$(fact xf.json "f['steals']") $(fact xf.json "f['claimed']")"
 	caps=$(fact xf.json "f['captures']")
-	[ "$got" = "$want" ] && [ "$caps" -gt 0 ] &&
-		ok "stats: steals with their extfrag once, $caps lone extfrags as unclaimed steals ($got)" ||
-		nok "stats: extfrag of steals and of captures" "got $got want $want ($caps captures)"
+	same=$(fact xf.json "f['captures_same_type']")
+	[ "$got" = "$want" ] && [ "$caps" -gt 0 ] && [ "$same" -gt 0 ] &&
+		ok "stats: steals with their extfrag once, $caps lone extfrags as unclaimed steals, $same of the block's own type as none ($got)" ||
+		nok "stats: extfrag of steals and of captures" "got $got want $want ($caps captures, $same of the block's type)"
 else
 	nok "stats: extfrag of steals and of captures" "mkcapture.py --extfrag or stats failed"
 fi

@@ -22,7 +22,9 @@ largest order, so most repeat the block's previous record).
 steal on its CPU, as the patched kernel writes it, and after every fourth
 steal's one a second, alone: a compaction capture (series v3, patch 10),
 which counts as an unclaimed steal (facts "captures"; "steals" counts
-them too).
+them too); and after every eighth a capture whose block already had the
+request's type (change_ownership=1, as 6.1 writes it), which is no steal
+(facts "captures_same_type").
 --declined (mobility, census): pageblock_steal has the field taken (series
 v3, patch 12): every steal has taken=1, and before about 40% of them, on
 their CPU, comes a claim try_to_steal_block() declined (taken=0, claimed
@@ -973,7 +975,7 @@ def add_extfrag(cpus, facts, declined=False):
     every fourth steal a capture's extfrag alone after that (declined: a
     declined claim, which has no extfrag, right before it)."""
     steal_id = struct.pack("<H", packer("pageblock_steal")[1])
-    facts["captures"] = 0
+    facts["captures"] = facts["captures_same_type"] = 0
     for c, evs in enumerate(cpus):
         out, n = [], 0
         for ts, rec in evs:
@@ -999,6 +1001,15 @@ def add_extfrag(cpus, facts, declined=False):
                     fallback_migratetype=0, change_ownership=0)))
                 facts["captures"] += 1
                 facts["steals"] += 1
+            if n % 8 == 0:
+                # 6.1: a page freed under Movable, captured by an Unmovable
+                # request in an Unmovable block: change_ownership=1,
+                # nothing mixes, no steal
+                out.append((ts + 3 + declined, record(
+                    "mm_page_alloc_extfrag", pfn=0x1400, alloc_order=0,
+                    fallback_order=0, alloc_migratetype=0,
+                    fallback_migratetype=1, change_ownership=1)))
+                facts["captures_same_type"] += 1
         cpus[c] = out
 
 
