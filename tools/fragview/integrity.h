@@ -28,6 +28,7 @@
 
 enum fv_issue_kind {
 	FV_ISSUE_LOST, FV_ISSUE_SNAPSHOT, FV_ISSUE_GEN_GAP, FV_ISSUE_STRADDLE,
+	FV_ISSUE_SNAP_SEQ,	/* whole snapshots missing between two others */
 	FV_ISSUE_NR
 };
 
@@ -39,7 +40,7 @@ struct fv_issue {
 	uint64_t prev_ts;		/* LOST: the CPU's record before, 0: none */
 	int32_t nid;			/* SNAPSHOT, GEN_GAP */
 	uint8_t zone;
-	uint32_t seq;			/* SNAPSHOT */
+	uint32_t seq;			/* SNAPSHOT; SNAP_SEQ: the first missing */
 	uint32_t expected, seen;	/* SNAPSHOT: states announced / seen */
 	bool no_begin, no_end;		/* SNAPSHOT: boundary event missing */
 	uint64_t gen_lo, gen_hi;	/* GEN_GAP: the missing gens */

@@ -113,11 +113,15 @@ static void issues(struct tab *t, const struct fv_model *m)
 	for (size_t i = 0; i < is.nr; i++) {
 		const struct fv_issue *x = &is.v[i];
 		bool lost = x->kind == FV_ISSUE_LOST;
+		/* a snapshot missing whole is of no zone: its seq only */
+		bool zoneless = lost || x->kind == FV_ISSUE_SNAP_SEQ;
+		bool seq = x->kind == FV_ISSUE_SNAPSHOT ||
+			   x->kind == FV_ISSUE_SNAP_SEQ;
 
-		STATS_ROW(t, .table = "issue", .node = lost ? -1 : x->nid,
-			  .zone = lost ? NULL : fv_zone_name(x->zone),
+		STATS_ROW(t, .table = "issue", .node = zoneless ? -1 : x->nid,
+			  .zone = zoneless ? NULL : fv_zone_name(x->zone),
 			  .cpu = lost ? x->cpu : -1,
-			  .order = x->kind == FV_ISSUE_SNAPSHOT ? (int)x->seq : -1,
+			  .order = seq ? (int)x->seq : -1,
 			  .metric = fv_issue_kind_name(x->kind), .value = x->count);
 		if (t->fmt != TAB_JSON)
 			continue;

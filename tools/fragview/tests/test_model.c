@@ -712,6 +712,39 @@ static void test_zone_straddle_issue(void)
 	fv_model_free(&m);
 }
 
+/* Snapshots 1 and 4 recorded, 2 and 3 lost whole: one issue, at 4's start. */
+static void test_missing_snapshot_issue(void)
+{
+	struct fv_model m;
+	struct fv_issues is;
+	char line[256];
+
+	fv_model_init(&m);
+	feed(&m, gstate(100, 1, 0x1000, M, 0));
+	feed(&m, gstate(400, 4, 0x1000, M, 0));
+	feed(&m, gstate(500, 5, 0x1000, M, 0));
+	fv_model_finish(&m);
+	CHECK_EQ(fv_model_issues(&m, &is), 0);
+	CHECK_EQ(is.nr, 1);
+	CHECK_EQ(is.nr_kind[FV_ISSUE_SNAP_SEQ], 1);
+	CHECK_EQ(is.v[0].count, 2);
+	fv_issue_text(&is.v[0], line, sizeof(line));
+	CHECK(!strcmp(line, "missing snapshot: seq 2-3 are not in the capture, before 0.000000400 s (its events were lost, or it was taken for another recording)") ||
+	      (fprintf(stderr, "  got: %s\n", line), 0));
+	fv_issues_free(&is);
+	fv_model_free(&m);
+
+	/* a capture may start at any seq: only holes between two count */
+	fv_model_init(&m);
+	feed(&m, gstate(100, 7, 0x1000, M, 0));
+	feed(&m, gstate(200, 8, 0x1000, M, 0));
+	fv_model_finish(&m);
+	CHECK_EQ(fv_model_issues(&m, &is), 0);
+	CHECK_EQ(is.nr, 0);
+	fv_issues_free(&is);
+	fv_model_free(&m);
+}
+
 /*
  * Gen gaps of a zone with a snapshot of gen 0 and flips with gens[]
  * (at 200, 300, ...), no snapshot events; line: the first gap's text.
@@ -952,6 +985,7 @@ int main(void)
 	RUN(test_gen_gap_and_snapshot_issues);
 	RUN(test_many_snapshot_zones);
 	RUN(test_zone_straddle_issue);
+	RUN(test_missing_snapshot_issue);
 	RUN(test_lost_events);
 	RUN(test_offline_online);
 	return TEST_EXIT();
