@@ -33,14 +33,20 @@ static void start_window(struct loader *l, uint64_t first_ts)
 	f->to_ns = f->to.set ? opt_time_at(&f->to, first_ts) : UINT64_MAX;
 }
 
-/* The event is in the window (everything without a filter). */
-static bool in_window(struct loader *l, const struct fv_event *ev)
+/* ts is in the window (everything without a filter). */
+static bool ts_in_window(struct loader *l, uint64_t ts)
 {
 	if (!l->f)
 		return true;
 	if (!l->started)
-		start_window(l, ev->ts);
-	if (ev->ts >= l->f->from_ns && ev->ts <= l->f->to_ns)
+		start_window(l, ts);
+	return ts >= l->f->from_ns && ts <= l->f->to_ns;
+}
+
+/* The event is in the window; counts those it leaves out. */
+static bool in_window(struct loader *l, const struct fv_event *ev)
+{
+	if (ts_in_window(l, ev->ts))
 		return true;
 	l->f->nr_outside++;
 	return false;
@@ -115,6 +121,21 @@ static bool superseded(struct loader *l, const struct fv_event *ev)
 	return fv_mig_role(&l->mig, ev) == FV_MIG_DROP;
 }
 
+/*
+ * A migrate_pages() call ended (mm_migrate_pages of its task): its
+ * folios' failed attempts are final (migcall.h), whether or not the
+ * event counts (migform.h) and whichever CPU it ran on, for everyone
+ * who counts attempts.
+ */
+static void end_migrate_call(struct loader *l, const struct fv_event *ev)
+{
+	fv_model_end_migrate_call(l->m, ev->msum.pid);
+	if (l->s)
+		fv_stats_end_migrate_call(l->s, ev->msum.pid);
+	if (l->c)
+		fv_compact_end_migrate_call(l->c, ev->msum.pid);
+}
+
 static int on_event(const struct fv_event *ev, void *ctx)
 {
 	struct loader *l = ctx;
@@ -123,7 +144,12 @@ static int on_event(const struct fv_event *ev, void *ctx)
 
 	if (!l->have_form)
 		start_form(l);
-	if (superseded(l, ev) || !in_window(l, ev))
+	if (superseded(l, ev)) {
+		if (ev->kind == FV_EV_MIGRATE_SUM && ts_in_window(l, ev->ts))
+			end_migrate_call(l, ev);
+		return 0;
+	}
+	if (!in_window(l, ev))
 		return 0;
 	/* a stack follows its event on the same CPU: both or neither */
 	counted = counted_cpu(l, ev);
@@ -135,6 +161,8 @@ static int on_event(const struct fv_event *ev, void *ctx)
 		return -1;
 	if (l->s && counted)
 		fv_stats_apply(l->s, ev);
+	else if (l->s && ev->kind == FV_EV_MIGRATE_SUM)
+		fv_stats_end_migrate_call(l->s, ev->msum.pid);
 	if (l->c)
 		fv_compact_apply(l->c, ev, ev->ts);
 	return 0;

@@ -31,6 +31,7 @@ void fv_compact_free(struct fv_compact *c)
 	free(c->runs);
 	free(c->scans);
 	free(c->fails);
+	fv_migcall_free(&c->calls);
 	free(c->allocs);
 	free(c->notes);
 	free(c->outcomes);
@@ -274,6 +275,32 @@ static void zone_event(struct fv_compact *c, const struct fv_event *ev,
 	}
 }
 
+void fv_compact_end_migrate_call(struct fv_compact *c, int32_t pid)
+{
+	fv_migcall_end(&c->calls, pid);
+}
+
+/*
+ * A folio's attempt: a failure is pushed when it comes, in time order,
+ * and marked retried when the folio's next attempt in the call comes.
+ */
+static void add_attempt(struct fv_compact *c, const struct fv_event *ev,
+			uint64_t ts)
+{
+	struct fv_cfail *f;
+	uint64_t retried;
+
+	if (fv_migcall_attempt(&c->calls, ev, c->nr_fails, &retried))
+		c->fails[retried].retried = true;
+	if (!fv_mig_failed(ev))
+		return;
+	f = PUSH(c, fails, nr_fails, fails_cap);
+	f->ts = ts;
+	f->pfn = ev->migrate.src_pfn;
+	f->result = ev->migrate.result;
+	f->reason = ev->migrate.reason;
+}
+
 void fv_compact_apply(struct fv_compact *c, const struct fv_event *ev,
 		      uint64_t ts)
 {
@@ -281,6 +308,8 @@ void fv_compact_apply(struct fv_compact *c, const struct fv_event *ev,
 		       ev->kind == FV_EV_MIGRATE_FAILED;
 	struct fv_crun *r;
 
+	if (ev->kind == FV_EV_MIGRATE_SUM)
+		fv_compact_end_migrate_call(c, ev->msum.pid);
 	if (!fv_compact_kind(ev->kind) && !attempt)
 		return;
 	/* records in the order of the model's (fv_model_apply()) */
@@ -293,15 +322,7 @@ void fv_compact_apply(struct fv_compact *c, const struct fv_event *ev,
 	 * them, migform.h)
 	 */
 	if (attempt) {
-		struct fv_cfail *f;
-
-		if (!fv_mig_failed(ev))
-			return;
-		f = PUSH(c, fails, nr_fails, fails_cap);
-		f->ts = ts;
-		f->pfn = ev->migrate.src_pfn;
-		f->result = ev->migrate.result;
-		f->reason = ev->migrate.reason;
+		add_attempt(c, ev, ts);
 		return;
 	}
 	if (!fv_compact_kind(ev->kind))
@@ -368,9 +389,36 @@ static int cmp_outcome(const void *pa, const void *pb)
 	return a->order < b->order ? -1 : a->order > b->order;
 }
 
+/*
+ * The failures are the folios' last attempts: drop the retried ones,
+ * and renumber the allocations' fails_at (failures before them) to
+ * match.  The capture's end ends every call.
+ */
+static void drop_retried(struct fv_compact *c)
+{
+	uint32_t *kept_before = xmalloc((c->nr_fails + 1) * sizeof(*kept_before));
+	size_t k = 0;
+
+	for (size_t i = 0; i < c->nr_fails; i++) {
+		kept_before[i] = k;
+		if (c->fails[i].retried)
+			c->nr_retried++;
+		else
+			c->fails[k++] = c->fails[i];
+	}
+	kept_before[c->nr_fails] = k;
+	c->nr_fails = k;
+	for (size_t i = 0; i < c->nr_allocs; i++)
+		c->allocs[i].fails_at = kept_before[c->allocs[i].fails_at];
+	free(kept_before);
+	fv_migcall_free(&c->calls);
+}
+
 void fv_compact_finish(struct fv_compact *c, const struct fv_model *m)
 {
 	size_t k = 0;
+
+	drop_retried(c);
 
 	/* allocations below the capture's pageblock_order are not ours */
 	for (size_t i = 0; i < c->nr_allocs; i++) {

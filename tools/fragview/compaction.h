@@ -14,6 +14,8 @@
  *     scanner looked at), with its pfn range, for the maps;
  *   - migrations that failed (mobility:migrate_folio, result != 0, or
  *     migrate_folio_failed: migform.h): where and why, for the maps;
+ *     a folio's last attempt of its call only, the ones before it were
+ *     retries (migcall.h);
  *   - allocations of order >= pageblock_order, and whether they failed
  *     (kmem:mm_page_alloc, pfn -1 when __alloc_pages() returns NULL);
  *   - outcomes per (node, zone, order): runs by end status, deferrals,
@@ -34,6 +36,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "migcall.h"
 #include "model.h"
 
 #define FV_NO_RUN UINT32_MAX
@@ -70,6 +73,8 @@ struct fv_cfail {
 	uint64_t ts, pfn;
 	int32_t result;			/* -errno */
 	uint8_t reason;			/* enum fv_migrate_reason */
+	bool retried;			/* while reading: a later attempt of the
+					 * folio followed (none after finish) */
 };
 
 /* An allocation of order >= pageblock_order (kmem:mm_page_alloc) */
@@ -118,6 +123,8 @@ struct fv_compact {
 	size_t nr_scans, scans_cap;
 	struct fv_cfail *fails;
 	size_t nr_fails, fails_cap;
+	uint64_t nr_retried;		/* failed attempts retried: not in fails */
+	struct fv_migcall calls;	/* cookie: the index into fails */
 	struct fv_halloc *allocs;
 	size_t nr_allocs, allocs_cap;
 	struct fv_cnote *notes;
@@ -165,9 +172,13 @@ static inline bool fv_compact_kind(uint8_t kind)
 void fv_compact_apply(struct fv_compact *c, const struct fv_event *ev,
 		      uint64_t ts);
 
+/* fv_model_end_migrate_call(), for the compaction model */
+void fv_compact_end_migrate_call(struct fv_compact *c, int32_t pid);
+
 /*
- * After the last event: drops allocations below pageblock_order, fills
- * unknown run zones from the model's blocks, sorts the outcomes.
+ * After the last event: drops the retried failures and allocations
+ * below pageblock_order, fills unknown run zones from the model's
+ * blocks, sorts the outcomes.
  */
 void fv_compact_finish(struct fv_compact *c, const struct fv_model *m);
 

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "abi.h"
+#include "migcall.h"
 #include "migform.h"
 #include "model.h"
 #include "rowidx.h"
@@ -87,6 +88,8 @@ struct model_priv {
 	/* per CPU: its last event was a steal flip (steal_flip_before()) */
 	uint8_t *steal_flip;
 	size_t nr_cpus, cpus_cap;
+	/* failed attempts a later one may retry; cookie: the attempt's ts */
+	struct fv_migcall calls;
 };
 
 static struct model_priv *P(const struct fv_model *m)
@@ -112,6 +115,7 @@ void fv_model_free(struct fv_model *m)
 		free(p->hvals);
 		free(p->rings);
 		free(p->steal_flip);
+		fv_migcall_free(&p->calls);
 		fv_rowidx_free(&m->snap_zone_index);
 		free(p);
 	}
@@ -297,6 +301,7 @@ static void merge_buckets(struct fv_model *m, uint64_t f)
 			sum.drained_pages += b->drained_pages;
 			sum.migrate_ok += b->migrate_ok;
 			sum.migrate_fail += b->migrate_fail;
+			sum.migrate_retry += b->migrate_retry;
 			if (j <= p->cur_bucket)
 				last = j;
 		}
@@ -663,13 +668,39 @@ static int apply_steal(struct fv_model *m, const struct fv_event *ev,
 	return 0;
 }
 
-/* One attempt of one folio: the chart and the source block count it. */
+/*
+ * The folio's failed attempt at retried_ts, counted a failure when it
+ * came, was a retry: its bucket and block count it so.  Buckets merged
+ * since still hold it (bucket_for() keeps earlier times' counts).
+ */
+static void uncount_failure(struct fv_model *m, long i, uint64_t retried_ts)
+{
+	struct fv_bucket *bk;
+
+	bk = &m->buckets[(retried_ts - m->first_ts) / m->bucket_ns];
+	bk->migrate_fail--;
+	bk->migrate_retry++;
+	/* a block that entered the map since then did not count it */
+	if (i < 0 || !m->blocks[i].n.migrate_fail)
+		return;
+	m->blocks[i].n.migrate_fail--;
+	m->blocks[i].n.migrate_retry++;
+}
+
+/*
+ * One attempt of one folio: the chart and the source block count it, a
+ * failure as final until the folio's next attempt in the call makes it
+ * a retry (migcall.h).
+ */
 static void apply_attempt(struct fv_model *m, const struct fv_event *ev,
 			  struct fv_bucket *bk, uint64_t ts)
 {
 	long i = fv_model_find_block(m, ev->migrate.src_pfn);
 	bool ok = !fv_mig_failed(ev);
+	uint64_t retried_ts;
 
+	if (fv_migcall_attempt(&P(m)->calls, ev, ts, &retried_ts))
+		uncount_failure(m, i, retried_ts);
 	if (ok)
 		bk->migrate_ok++;
 	else
@@ -699,6 +730,8 @@ static void apply_migration(struct fv_model *m, const struct fv_event *ev,
 	enum fv_mig_role role = fv_mig_role(&m->mig, ev);
 	uint64_t ok, failed;
 
+	if (ev->kind == FV_EV_MIGRATE_SUM)
+		fv_model_end_migrate_call(m, ev->msum.pid);
 	switch (role) {
 	case FV_MIG_ATTEMPT:
 		apply_attempt(m, ev, bk, ts);
@@ -964,10 +997,17 @@ static bool infer_pageblock_order(struct fv_model *m)
 	return true;
 }
 
+void fv_model_end_migrate_call(struct fv_model *m, int32_t pid)
+{
+	fv_migcall_end(&P(m)->calls, pid);
+}
+
 void fv_model_finish(struct fv_model *m)
 {
 	struct model_priv *p = P(m);
 
+	/* the capture's end ends every call: what is pending is final */
+	fv_migcall_free(&p->calls);
 	/* the pfn index is keyed by block number: rebuild it for the order */
 	if (!p->order_fixed && infer_pageblock_order(m) && p->hcap)
 		hash_rebuild(m, p->hcap);

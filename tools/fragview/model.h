@@ -287,6 +287,7 @@ struct fv_event {
 		struct {		/* FV_EV_MIGRATE, FV_EV_MIGRATE_FAILED */
 			uint64_t src_pfn, dst_pfn;
 			int32_t result;		/* 0 or -errno */
+			int32_t pid;		/* common_pid: the call's task */
 			uint8_t order, mode, reason, pass, src_mt, dst_mt;
 		} migrate;
 		struct {		/* FV_EV_STACK */
@@ -297,6 +298,7 @@ struct fv_event {
 		} stack;
 		struct {		/* FV_EV_MIGRATE_SUM */
 			uint64_t succeeded, failed;
+			int32_t pid;		/* common_pid: ends its call */
 			uint8_t mode, reason;
 		} msum;
 		struct {		/* FV_EV_CENSUS: what one block's pages are */
@@ -386,7 +388,11 @@ struct fv_block_counts {
 	uint32_t flips;
 	uint32_t migrate_ok;		/* migrate_folio with src in this block, result 0
 					 * (not measured: fv_migform_ok_unrecorded()) */
-	uint32_t migrate_fail;		/* ... result != 0, or migrate_folio_failed */
+	uint32_t migrate_fail;		/* ... failed: a folio's last attempt of its
+					 * call (migcall.h), result != 0, or its
+					 * last migrate_folio_failed */
+	uint32_t migrate_retry;		/* failed attempts the folio's next
+					 * attempt in the call retried */
 };
 
 struct fv_block {
@@ -500,8 +506,12 @@ struct fv_steal_rec {		/* a steal from the block (keep_steal_times) */
 #define FV_NBUCKETS 512			/* time buckets for the charts */
 struct fv_bucket {
 	uint32_t steals, claims, flips, drains, drained_pages;
-	/* attempts per folio, or pages per call or pass (migform.h) */
-	uint32_t migrate_ok, migrate_fail;
+	/*
+	 * attempts per folio, or pages per call or pass (migform.h); per
+	 * folio a failure is its last attempt of its call, at that
+	 * attempt's time, and retry the failed attempts before it
+	 */
+	uint32_t migrate_ok, migrate_fail, migrate_retry;
 	uint32_t blocks[FV_MT_NR];	/* blocks per type at the bucket's end */
 };
 
@@ -605,6 +615,13 @@ void fv_model_free(struct fv_model *m);
  * 2^32 - 2 (the event is dropped, the model stays consistent).
  */
 int fv_model_apply(struct fv_model *m, const struct fv_event *ev);
+
+/*
+ * migrate:mm_migrate_pages of task pid that capture.c drops (migform.h)
+ * still ends the task's call: its folios' failed attempts are final.
+ * fv_model_apply() of one ends it as well.
+ */
+void fv_model_end_migrate_call(struct fv_model *m, int32_t pid);
 
 /* Call once after the last event: sorts/freezes zones, fills the charts. */
 void fv_model_finish(struct fv_model *m);

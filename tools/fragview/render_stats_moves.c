@@ -149,35 +149,50 @@ static void migrate_row(struct tab *t, const struct fv_stats *s,
 		tab_str(t, "source", source_name[r->source % FV_MSRC_NR]);
 	tab_u64(t, "ok", r->ok);
 	tab_u64(t, "failed", r->failed);
+	/* a call's or a pass's pages: no attempt to retry */
+	if (t->fmt == TAB_TXT && (r->source == FV_MSRC_CALLS ||
+				  r->source == FV_MSRC_PASSES))
+		tab_str(t, "retried", "-");
+	else
+		tab_u64(t, "retried", r->retried);
 	if (t->fmt == TAB_JSON)
 		tab_u64(t, "success_permille", r->rate_permille);
+	else if (!r->ok && !r->failed)	/* retried only: no outcome here */
+		tab_str(t, NULL, "-");
 	else
 		tab_strf(t, NULL, "%u.%u%%", r->rate_permille / 10,
 			 r->rate_permille % 10);
+	/* pages, not attempts; short, to keep the row within 100 columns */
 	if (r->source == FV_MSRC_CALLS)
-		tab_txt(t, " (migrate:mm_migrate_pages)");
+		tab_txt(t, " (mm_migrate_pages)");
 	else if (r->source == FV_MSRC_PASSES)
-		tab_txt(t, " (mobility:migrate_pass)");
+		tab_txt(t, " (migrate_pass)");
 	tab_row_close(t);
 }
 
 static void migrate_csv_rows(struct tab *t, const struct fv_migrate_row *r)
 {
 	const char *table = source_table[r->source % FV_MSRC_NR];
-	const char *const metric[] = { "ok", "failed", "success_permille" };
-	const int64_t value[] = { r->ok, r->failed, r->rate_permille };
+	const char *const metric[] = { "ok", "failed", "retried",
+				       "success_permille" };
+	const int64_t value[] = { r->ok, r->failed, r->retried,
+				  r->rate_permille };
 
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 4; i++)
 		STATS_ROW(t, .table = table, .reason = fv_mr_name(r->reason),
 			  .mode = fv_mode_name(r->mode), .metric = metric[i],
 			  .value = value[i]);
 }
 
-/* migrate_folio results: txt one line, json "results", csv rows */
+/*
+ * migrate_folio results: txt one line, json "results", csv rows.  Every
+ * attempt by its result, retried ones too (a folio's EAGAIN once a
+ * pass): not the folios' outcomes, and the lines say so.
+ */
 static void migrate_results(struct tab *t, const struct fv_stats *s)
 {
 	if (s->nr_results)
-		tab_txt(t, "  results:");
+		tab_txt(t, "  attempts by result:");
 	tab_open(t, "results", '[');
 	for (size_t i = 0; i < s->nr_results; i++) {
 		int32_t res = s->results[i].result;
@@ -216,6 +231,9 @@ static void migrate_headline(struct tab *t, const struct fv_stats *s)
 			" failed", s->nr_migrate_ok, s->nr_migrate_fail);
 		stats_pct(t, s->nr_migrate_ok,
 			  s->nr_migrate_ok + s->nr_migrate_fail);
+		if (s->mig.folio)
+			tab_txt(t, ", %" PRIu64 " failed attempts retried",
+				s->nr_migrate_retry);
 		tab_txt(t, "\n");
 		return;
 	}
@@ -224,8 +242,10 @@ static void migrate_headline(struct tab *t, const struct fv_stats *s)
 			s->nr_migrate_ok, ok_from);
 	else
 		tab_txt(t, "\nMigrations: pages moved not recorded, ");
-	tab_txt(t, "%" PRIu64 " attempts failed (migrate_folio_failed)\n",
+	tab_txt(t, "%" PRIu64 " folios failed (migrate_folio_failed)\n",
 		s->nr_migrate_fail);
+	tab_txt(t, "  %" PRIu64 " failed records retried (a later one of the "
+		"folio followed in its call)\n", s->nr_migrate_retry);
 	tab_txt(t, "  per-folio successes not recorded (enable "
 		"mobility:migrate_folio): no moves per block\n");
 }
@@ -302,22 +322,25 @@ static void migrate_passes(struct tab *t, const struct fv_stats *s)
 
 void stats_migrations(struct tab *t, const struct fv_stats *s)
 {
+	/* a stock row and its "(mm_migrate_pages)" within 100 columns */
 	static const struct tab_col head_cols[] = {
-		{ -18, "  " }, { -21, NULL }, { 10, NULL }, { 10, NULL },
-		{ 7, NULL },
+		{ -18, "  " }, { -20, NULL }, { 8, NULL }, { 8, NULL },
+		{ 8, NULL }, { 7, NULL },
 	};
 	static const struct tab_col cols[] = {	/* "100.0%" under "success" */
-		{ -18, "  " }, { -21, NULL }, { 10, NULL }, { 10, NULL },
-		{ 8, NULL },
+		{ -18, "  " }, { -20, NULL }, { 8, NULL }, { 8, NULL },
+		{ 8, NULL }, { 8, NULL },
 	};
 	static const char *const heads[] = { "reason", "mode", "ok", "failed",
-					     "success" };
+					     "retried", "success" };
 
 	migrate_headline(t, s);
-	stats_section(t, "migrations", "rows", (const char *const[]){ "ok", "failed" },
-		(const uint64_t[]){ s->nr_migrate_ok, s->nr_migrate_fail }, 2);
+	stats_section(t, "migrations", "rows",
+		(const char *const[]){ "ok", "failed", "retried" },
+		(const uint64_t[]){ s->nr_migrate_ok, s->nr_migrate_fail,
+				    s->nr_migrate_retry }, 3);
 	if (s->nr_migrate_rows) {
-		tab_txt_head(t, head_cols, heads, 5);
+		tab_txt_head(t, head_cols, heads, 6);
 		tab_columns(t, cols);
 	}
 	for (size_t i = 0; i < s->nr_migrate_rows; i++) {
@@ -329,9 +352,15 @@ void stats_migrations(struct tab *t, const struct fv_stats *s)
 	}
 	tab_close(t);
 	if (s->nr_migrate_rows && fv_migform_ok_unrecorded(&s->mig))
-		tab_txt(t, "  (ok: pages moved per call or pass; failed: failed "
-			"attempts, an EAGAIN once a pass;\n   success: what "
+		tab_txt(t, "  (ok: pages moved per call or pass; failed: folios "
+			"by their last failed record\n   of the call; retried: "
+			"failed records a later one of the folio followed;\n"
+			"   success: what "
 			"migrate_folio gives when every folio is a base page)\n");
+	else if (s->nr_migrate_rows && s->mig.folio)
+		tab_txt(t, "  (failed: folios whose last attempt of the call "
+			"failed; retried: failed attempts\n   the folio "
+			"tried again in the call, not failures)\n");
 	if (s->nr_migrate_rows || t->fmt != TAB_TXT)	/* txt: under the rows */
 		migrate_results(t, s);
 	migrate_sources(t, s);

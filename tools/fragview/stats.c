@@ -29,6 +29,7 @@ void fv_stats_free(struct fv_stats *s)
 	free(s->census);
 	free(s->steal_index);
 	fv_rowidx_free(&s->drain_index);
+	fv_migcall_free(&s->calls);
 	free(s);
 }
 
@@ -182,6 +183,44 @@ static void count_mig(struct fv_stats *s, enum fv_mig_source src,
 	s->nr_migrate_fail += failed;
 }
 
+/* A mig_fail cell, as a migcall cookie: source, reason, mode. */
+static uint64_t fail_cell(enum fv_mig_source src, unsigned int reason,
+			  unsigned int mode)
+{
+	return (uint64_t)src << 16 | clamp(reason, FV_MR_NR) << 8 |
+	       clamp(mode, FV_MODE_NR);
+}
+
+/*
+ * One attempt of a folio, per folio source: a failure counts as final
+ * until the folio's next attempt in its call makes it a retry, in the
+ * cell (mode included: 6.12's async round) where it was counted.
+ */
+static void count_attempt(struct fv_stats *s, enum fv_mig_source src,
+			  const struct fv_event *ev)
+{
+	bool bad = fv_mig_failed(ev);
+	uint64_t cell = fail_cell(src, ev->migrate.reason, ev->migrate.mode);
+	uint64_t retried;
+
+	if (fv_migcall_attempt(&s->calls, ev, cell, &retried)) {
+		unsigned int k = retried >> 16, r = retried >> 8 & 0xff;
+		unsigned int m = retried & 0xff;
+
+		s->mig_fail[k][r][m]--;
+		s->mig_retry[k][r][m]++;
+		s->nr_migrate_fail--;
+		s->nr_migrate_retry++;
+	}
+	count_mig(s, src, ev->migrate.reason, ev->migrate.mode, !bad, bad);
+	count_result(s, ev->migrate.result);
+}
+
+void fv_stats_end_migrate_call(struct fv_stats *s, int32_t pid)
+{
+	fv_migcall_end(&s->calls, pid);
+}
+
 /* As the capture's form says (migform.h): never one failure twice. */
 static void count_migration(struct fv_stats *s, const struct fv_event *ev)
 {
@@ -189,17 +228,15 @@ static void count_migration(struct fv_stats *s, const struct fv_event *ev)
 	bool pass = ev->kind == FV_EV_MIGRATE_PASS;
 	enum fv_mig_source src;
 	uint64_t ok, failed;
-	bool bad;
 
 	if (pass)
 		count_pass(s, ev);
+	if (ev->kind == FV_EV_MIGRATE_SUM)
+		fv_stats_end_migrate_call(s, ev->msum.pid);
 	switch (role) {
 	case FV_MIG_ATTEMPT:
-		bad = fv_mig_failed(ev);
 		src = ev->kind == FV_EV_MIGRATE ? FV_MSRC_FOLIO : FV_MSRC_FAILED;
-		count_mig(s, src, ev->migrate.reason, ev->migrate.mode, !bad,
-			  bad);
-		count_result(s, ev->migrate.result);
+		count_attempt(s, src, ev);
 		break;
 	case FV_MIG_TOTALS:
 	case FV_MIG_OK_TOTALS:
@@ -389,13 +426,16 @@ static void build_migrate_rows(struct fv_stats *s)
 			for (int m = 0; m < FV_MODE_NR; m++) {
 				uint64_t ok = s->mig_ok[k][r][m];
 				uint64_t bad = s->mig_fail[k][r][m];
+				uint64_t again = s->mig_retry[k][r][m];
 
-				if (!ok && !bad)
+				if (!ok && !bad && !again)
 					continue;
+				/* only retried: no rate (0, txt "-") */
 				s->migrations[n++] = (struct fv_migrate_row){
 					.reason = r, .mode = m, .source = k,
-					.ok = ok, .failed = bad,
-					.rate_permille = ok * 1000 / (ok + bad) };
+					.ok = ok, .failed = bad, .retried = again,
+					.rate_permille = ok + bad ?
+						ok * 1000 / (ok + bad) : 0 };
 			}
 	s->nr_migrate_rows = n;
 }
@@ -460,6 +500,8 @@ void fv_stats_finish(struct fv_stats *s, const struct fv_model *m)
 	if (s->finished)
 		return;
 	s->finished = true;
+	/* the capture's end ends every call: what is pending is final */
+	fv_migcall_free(&s->calls);
 	/* the index dies with the order of the rows */
 	free(s->steal_index);
 	s->steal_index = NULL;

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "census.h"
+#include "migcall.h"
 #include "model.h"
 #include "rowidx.h"
 
@@ -44,6 +45,8 @@ struct fv_drain_row {
 /*
  * Where a row of migrations comes from, by the capture's form (migform.h):
  * per folio the counts are attempts, per call or pass they are pages.
+ * Per folio a failure is the folio's last attempt of its call, and the
+ * failed attempts before it are retried (migcall.h).
  */
 enum fv_mig_source {
 	FV_MSRC_FOLIO,		/* migrate_folio: ok and failed attempts */
@@ -59,6 +62,8 @@ struct fv_migrate_row {
 	uint8_t reason, mode;
 	uint8_t source;			/* enum fv_mig_source */
 	uint64_t ok, failed;
+	uint64_t retried;		/* failed attempts tried again later in
+					 * their call: not in failed */
 	uint32_t rate_permille;		/* ok * 1000 / (ok + failed) */
 };
 
@@ -72,6 +77,7 @@ struct fv_mpass_row {
 	uint64_t succeeded, failed, retried;	/* nr_retry: left for the next */
 };
 
+/* every attempt by its result, retried ones included: not per folio */
 #define FV_NR_RESULTS 16
 struct fv_result_row {
 	int32_t result;			/* 0 or -errno */
@@ -105,6 +111,12 @@ struct fv_stats {
 	struct fv_migform mig;
 	uint64_t mig_ok[FV_MSRC_NR][FV_MR_NR][FV_MODE_NR];
 	uint64_t mig_fail[FV_MSRC_NR][FV_MR_NR][FV_MODE_NR];
+	uint64_t mig_retry[FV_MSRC_NR][FV_MR_NR][FV_MODE_NR];
+	/*
+	 * failed attempts a later one of the folio may retry; cookie: the
+	 * mig_fail cell it counts in (stats.c)
+	 */
+	struct fv_migcall calls;
 	struct fv_mpass_row pass_tab[FV_MR_NR][FV_MODE_NR][FV_STAGE_NR];
 	uint64_t nr_passes, nr_retry_passes, nr_retried_pages;
 	uint64_t nr_steals, nr_claimed, nr_extfrag;
@@ -116,6 +128,7 @@ struct fv_stats {
 	uint64_t declined_tab[FV_MT_NR][FV_MT_NR];
 	uint64_t nr_flips, nr_drains, nr_drained_pages;
 	uint64_t nr_migrate_ok, nr_migrate_fail;	/* the rows' sums */
+	uint64_t nr_migrate_retry;
 	uint64_t results_other;		/* results that did not fit the table */
 	/* steal rows are few of the 25088 possible keys: rows + hash index */
 	uint32_t *steal_index;		/* slot: row + 1, 0 empty */
@@ -151,6 +164,8 @@ struct fv_stats {
 struct fv_stats *fv_stats_new(void);
 void fv_stats_free(struct fv_stats *s);
 void fv_stats_apply(struct fv_stats *s, const struct fv_event *ev);
+/* fv_model_end_migrate_call(), for the statistics (a dropped call end) */
+void fv_stats_end_migrate_call(struct fv_stats *s, int32_t pid);
 /* After fv_model_finish(m): rows, per-zone counts and indices. */
 void fv_stats_finish(struct fv_stats *s, const struct fv_model *m);
 

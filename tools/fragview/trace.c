@@ -144,7 +144,8 @@ struct event_spec {
 		F("reason", MAP_MR, migrate.reason),			\
 		F("pass", MAP_NONE, migrate.pass),			\
 		F("src_mt", MAP_MT, migrate.src_mt),			\
-		F("dst_mt", MAP_MT, migrate.dst_mt) } }
+		F("dst_mt", MAP_MT, migrate.dst_mt),			\
+		F("common_pid", MAP_NONE, migrate.pid) } }
 
 static const struct event_spec specs[] = {
 	{ "mobility", "pageblock_state", FV_EV_STATE, {
@@ -227,7 +228,8 @@ static const struct event_spec specs[] = {
 	{ "migrate", "mm_migrate_pages", FV_EV_MIGRATE_SUM, {
 		F("succeeded", MAP_NONE, msum.succeeded),
 		F("failed", MAP_NONE, msum.failed), F("mode", MAP_MODE, msum.mode),
-		F("reason", MAP_MR, msum.reason) } },
+		F("reason", MAP_MR, msum.reason),
+		F("common_pid", MAP_NONE, msum.pid) } },
 	COMPACT_SPECS
 };
 

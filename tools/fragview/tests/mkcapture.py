@@ -459,7 +459,25 @@ def gen_mobility(n_events, seed=1, lose_flip=False, snapshots=3,
         "calls": 0, "ok_attempts": 0, "fail_attempts": 0, "ok_pages": 0,
         "failed_pages": 0, "passes": 0, "retry_passes": 0,
         "retried_pages": 0, "failed_records": 0, "results": {},
-        "fail_blocks": {}, "ok_blocks": {}, "events": sorted(migrate)}
+        "fail_blocks": {}, "ok_blocks": {}, "events": sorted(migrate),
+        # by the folios' last attempt of the call (fragview's migcall.h):
+        # with migrate_folio ("folio"), and from migrate_folio_failed
+        # alone ("dflt"), which never sees a retry that moved the folio
+        "final_fails": {"folio": 0, "dflt": 0},
+        "retried": {"folio": 0, "dflt": 0},
+        "final_fail_blocks": {"folio": {}, "dflt": {}}}
+
+    def judge_folios(tries):
+        """A call's attempts per folio, [(result, block key)] each."""
+        for results in tries.values():
+            for form in ("folio", "dflt"):
+                seen = [r for r in results if form == "folio" or r[0]]
+                mig["retried"][form] += sum(1 for r in seen[:-1] if r[0])
+                if not seen or not seen[-1][0]:
+                    continue
+                mig["final_fails"][form] += 1
+                blocks = mig["final_fail_blocks"][form]
+                blocks[seen[-1][1]] = blocks.get(seen[-1][1], 0) + 1
 
     def migrate_call(cpu):
         """One migrate_pages() call of 6.1 (migrate.c, stage unmap_move):
@@ -473,6 +491,7 @@ def gen_mobility(n_events, seed=1, lose_flip=False, snapshots=3,
             left.append((block + (rng.randrange(512) >> order << order),
                          order, block))
         ok_pages = failed_pages = 0
+        tries = {}
         for p in range(10):
             moved = gave_up = retry = 0
             again = []
@@ -489,6 +508,7 @@ def gen_mobility(n_events, seed=1, lose_flip=False, snapshots=3,
                 if "folio" in migrate:
                     cpus[cpu].append((ts, record("migrate_folio", **rec)))
                 key = "0x%x" % block
+                tries.setdefault(src, []).append((result, key))
                 if result == 0:
                     moved += pages
                     mig["ok_attempts"] += 1
@@ -522,6 +542,7 @@ def gen_mobility(n_events, seed=1, lose_flip=False, snapshots=3,
                 break
         # still EAGAIN after the last pass: failed
         failed_pages += sum(1 << order for _, order, _ in left)
+        judge_folios(tries)
         ts += 50
         if "sum" in migrate:
             cpus[cpu].append((ts, record(

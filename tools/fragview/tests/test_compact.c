@@ -6,6 +6,7 @@
 #include "../compaction.h"
 #include "../model.h"
 #include "builders.h"
+#include "retries.h"
 #include "test.h"
 
 #define M FV_MT_MOVABLE
@@ -326,6 +327,60 @@ static void test_cstatus_names(void)
 	CHECK(!strcmp(fv_ev_kind_name(FV_EV_ALLOC), "page_alloc"));
 }
 
+/* The failures the maps and explain show: folios' last attempts only. */
+static void test_migrate_retries(void)
+{
+	struct retry_case cases[8];
+	size_t n = retry_cases(cases);
+
+	for (size_t i = 0; i < n; i++) {
+		const struct retry_case *c = &cases[i];
+		int failed_before = t_failed_now;	/* say which case fails */
+		struct fv_model m;
+
+		t_failed_now = 0;
+		compact_model_init(&m);
+		m.mig = c->form;
+		feed(&m, ev_state(1, 1, 0, Z, RETRY_BLOCK, M));
+		for (size_t k = 0; k < c->nr; k++)
+			retry_feed(&m, c, &c->ev[k]);
+		compact_model_finish(&m);
+		CHECK_EQ(m.compact->nr_fails, c->failed);
+		CHECK_EQ(m.compact->nr_retried, c->retried);
+		if (t_failed_now)
+			fprintf(stderr, "  (case: %s)\n", c->name);
+		t_failed_now |= failed_before;
+		compact_model_free(&m);
+	}
+}
+
+/*
+ * An allocation's failures before it (explain) leave out those that a
+ * later attempt retried, as the list does.
+ */
+static void test_retried_before_alloc(void)
+{
+	struct fv_model m;
+
+	compact_model_init(&m);
+	base4(&m);
+	feed(&m, attempt(200, 7, 1, -11));
+	feed(&m, attempt(201, 7, 2, -16));
+	feed(&m, ev_alloc(202, UINT64_MAX, 9));
+	feed(&m, attempt(203, 7, 1, 0));
+	feed(&m, ev_alloc(204, UINT64_MAX, 9));
+	compact_model_finish(&m);
+	CHECK_EQ(m.compact->nr_fails, 1);
+	CHECK_EQ(m.compact->nr_allocs, 2);
+	if (m.compact->nr_fails == 1 && m.compact->nr_allocs == 2) {
+		CHECK_EQ(m.compact->fails[0].result, -16);
+		CHECK_EQ(m.compact->allocs[0].fails_at, 1);
+		CHECK_EQ(m.compact->allocs[1].fails_at, 1);
+	}
+	CHECK_EQ(fv_compact_fails_upto(m.compact, 200), 0);
+	compact_model_free(&m);
+}
+
 int main(void)
 {
 	RUN(test_runs_by_task);
@@ -336,5 +391,7 @@ int main(void)
 	RUN(test_marks);
 	RUN(test_many_tasks);
 	RUN(test_cstatus_names);
+	RUN(test_migrate_retries);
+	RUN(test_retried_before_alloc);
 	return TEST_EXIT();
 }

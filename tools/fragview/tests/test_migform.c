@@ -8,8 +8,9 @@
  * block 0x1000 and one in 0x1200, of which 0x1003 succeeds at pass 0,
  * 0x1004 gets EAGAIN at pass 0 and EBUSY at pass 1, and 0x1205 (an
  * order-2 folio, 4 pages) succeeds at pass 1.  So: 2 attempts moved
- * 5 pages, 2 attempts failed, 1 page was given up; the passes moved 1
- * and 4 pages, gave up 0 and 1, left 1 and 0 for a retry.
+ * 5 pages, 2 attempts failed, of which the EAGAIN was retried (migcall.h):
+ * 1 folio failed, 1 page was given up; the passes moved 1 and 4 pages,
+ * gave up 0 and 1, left 1 and 0 for a retry.
  */
 #include <string.h>
 
@@ -20,7 +21,8 @@
 #include "test.h"
 
 #define OK_ATTEMPTS 2
-#define FAILED_ATTEMPTS 2
+#define FAILED_FOLIOS 1		/* the last attempts that failed */
+#define RETRIED_ATTEMPTS 1	/* failed attempts tried again */
 #define OK_PAGES 5
 #define FAILED_PAGES 1
 
@@ -162,11 +164,11 @@ static void test_stats_totals(void)
 		uint8_t source;
 		size_t results;		/* distinct results: 0, -11, -16 */
 	} want[] = {
-		{ &both, OK_ATTEMPTS, FAILED_ATTEMPTS, 2, FV_MSRC_FOLIO, 3 },
-		{ &per_folio, OK_ATTEMPTS, FAILED_ATTEMPTS, 0, FV_MSRC_FOLIO, 3 },
-		{ &dflt, OK_PAGES, FAILED_ATTEMPTS, 2, FV_MSRC_FAILED, 2 },
-		{ &no_sum, OK_PAGES, FAILED_ATTEMPTS, 2, FV_MSRC_FAILED, 2 },
-		{ &failed_only, 0, FAILED_ATTEMPTS, 0, FV_MSRC_FAILED, 2 },
+		{ &both, OK_ATTEMPTS, FAILED_FOLIOS, 2, FV_MSRC_FOLIO, 3 },
+		{ &per_folio, OK_ATTEMPTS, FAILED_FOLIOS, 0, FV_MSRC_FOLIO, 3 },
+		{ &dflt, OK_PAGES, FAILED_FOLIOS, 2, FV_MSRC_FAILED, 2 },
+		{ &no_sum, OK_PAGES, FAILED_FOLIOS, 2, FV_MSRC_FAILED, 2 },
+		{ &failed_only, 0, FAILED_FOLIOS, 0, FV_MSRC_FAILED, 2 },
 		{ &stock_pass, OK_PAGES, FAILED_PAGES, 2, FV_MSRC_CALLS, 0 },
 		{ &passes, OK_PAGES, FAILED_PAGES, 2, FV_MSRC_PASSES, 0 },
 	};
@@ -177,6 +179,10 @@ static void test_stats_totals(void)
 
 		CHECK_EQ(s->nr_migrate_ok, want[i].ok);
 		CHECK_EQ(s->nr_migrate_fail, want[i].failed);
+		/* the per-call and per-pass forms have no attempts */
+		CHECK_EQ(s->nr_migrate_retry,
+			 want[i].source == FV_MSRC_FOLIO ||
+			 want[i].source == FV_MSRC_FAILED ? RETRIED_ATTEMPTS : 0);
 		CHECK_EQ(s->nr_passes, want[i].passes);
 		CHECK_EQ(s->nr_results, want[i].results);
 		CHECK_EQ(s->nr_migrate_rows, 1);
@@ -200,7 +206,8 @@ static void test_stats_default(void)
 	struct fv_stats *s = stats_of(&dflt, &m);
 
 	CHECK_EQ(s->migrations[0].ok, OK_PAGES);
-	CHECK_EQ(s->migrations[0].failed, FAILED_ATTEMPTS);
+	CHECK_EQ(s->migrations[0].failed, FAILED_FOLIOS);
+	CHECK_EQ(s->migrations[0].retried, RETRIED_ATTEMPTS);
 	CHECK_EQ(s->migrations[0].reason, FV_MR_COMPACTION);
 	CHECK_EQ(result_count(s, -11), 1);
 	CHECK_EQ(result_count(s, -16), 1);
@@ -246,34 +253,37 @@ static void model_of(const struct fv_migform *f, struct fv_model *m)
 }
 
 static void bucket_sums(const struct fv_model *m, uint64_t *ok,
-			uint64_t *failed)
+			uint64_t *failed, uint64_t *retried)
 {
-	*ok = *failed = 0;
+	*ok = *failed = *retried = 0;
 	for (size_t i = 0; i < m->nr_buckets_used; i++) {
 		*ok += m->buckets[i].migrate_ok;
 		*failed += m->buckets[i].migrate_fail;
+		*retried += m->buckets[i].migrate_retry;
 	}
 }
 
 static void test_model_default(void)
 {
 	struct fv_model m;
-	uint64_t ok, failed;
+	uint64_t ok, failed, retried;
 
 	model_of(&dflt, &m);
 	CHECK_EQ(m.nr_blocks, 2);
-	CHECK_EQ(m.blocks[0].n.migrate_fail, FAILED_ATTEMPTS);
+	CHECK_EQ(m.blocks[0].n.migrate_fail, FAILED_FOLIOS);
 	CHECK_EQ(m.blocks[0].n.migrate_ok, 0);	/* not measured */
 	CHECK_EQ(m.blocks[1].n.migrate_fail, 0);
-	bucket_sums(&m, &ok, &failed);
+	bucket_sums(&m, &ok, &failed, &retried);
 	CHECK_EQ(ok, OK_PAGES);
-	CHECK_EQ(failed, FAILED_ATTEMPTS);
-	/* every failure is one of the compaction failures, with its errno */
-	CHECK_EQ(m.compact->nr_fails, FAILED_ATTEMPTS);
-	if (m.compact->nr_fails == FAILED_ATTEMPTS) {
-		CHECK_EQ(m.compact->fails[0].result, -11);
-		CHECK_EQ(m.compact->fails[1].result, -16);
-		CHECK_EQ(m.compact->fails[1].pfn, 0x1004);
+	CHECK_EQ(failed, FAILED_FOLIOS);
+	CHECK_EQ(retried, RETRIED_ATTEMPTS);
+	CHECK_EQ(m.blocks[0].n.migrate_retry, RETRIED_ATTEMPTS);
+	/* every final failure is one of the compaction failures, its errno */
+	CHECK_EQ(m.compact->nr_fails, FAILED_FOLIOS);
+	CHECK_EQ(m.compact->nr_retried, RETRIED_ATTEMPTS);
+	if (m.compact->nr_fails == FAILED_FOLIOS) {
+		CHECK_EQ(m.compact->fails[0].result, -16);
+		CHECK_EQ(m.compact->fails[0].pfn, 0x1004);
 	}
 	compact_model_free(&m);
 }
@@ -281,16 +291,17 @@ static void test_model_default(void)
 static void test_model_both(void)
 {
 	struct fv_model m;
-	uint64_t ok, failed;
+	uint64_t ok, failed, retried;
 
 	model_of(&both, &m);
-	CHECK_EQ(m.blocks[0].n.migrate_fail, FAILED_ATTEMPTS);
+	CHECK_EQ(m.blocks[0].n.migrate_fail, FAILED_FOLIOS);
 	CHECK_EQ(m.blocks[0].n.migrate_ok, 1);
 	CHECK_EQ(m.blocks[1].n.migrate_ok, 1);
-	bucket_sums(&m, &ok, &failed);
+	bucket_sums(&m, &ok, &failed, &retried);
 	CHECK_EQ(ok, OK_ATTEMPTS);
-	CHECK_EQ(failed, FAILED_ATTEMPTS);
-	CHECK_EQ(m.compact->nr_fails, FAILED_ATTEMPTS);
+	CHECK_EQ(failed, FAILED_FOLIOS);
+	CHECK_EQ(retried, RETRIED_ATTEMPTS);
+	CHECK_EQ(m.compact->nr_fails, FAILED_FOLIOS);
 	compact_model_free(&m);
 }
 

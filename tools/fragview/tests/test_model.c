@@ -6,6 +6,7 @@
 #include "../integrity.h"
 #include "../model.h"
 #include "builders.h"
+#include "retries.h"
 #include "test.h"
 
 #define U FV_MT_UNMOVABLE
@@ -963,6 +964,69 @@ static void test_offline_online(void)
 	fv_model_free(&m);
 }
 
+/*
+ * Each failure once, by its folio's last attempt of the call: on the
+ * block and in the chart; the attempts before it are retries.
+ */
+static void test_migrate_retries(void)
+{
+	struct retry_case cases[8];
+	size_t n = retry_cases(cases);
+
+	for (size_t i = 0; i < n; i++) {
+		const struct retry_case *c = &cases[i];
+		struct fv_bucket sum = { 0 };
+		int failed_before = t_failed_now;	/* say which case fails */
+		struct fv_model m;
+
+		t_failed_now = 0;
+		fv_model_init(&m);
+		m.mig = c->form;
+		feed(&m, state(1, 1, RETRY_BLOCK, FV_ZONE_NORMAL, M));
+		for (size_t k = 0; k < c->nr; k++)
+			retry_feed(&m, c, &c->ev[k]);
+		fv_model_finish(&m);
+		for (size_t b = 0; b < m.nr_buckets_used; b++) {
+			sum.migrate_ok += m.buckets[b].migrate_ok;
+			sum.migrate_fail += m.buckets[b].migrate_fail;
+			sum.migrate_retry += m.buckets[b].migrate_retry;
+		}
+		/* the default form does not see which folio moved */
+		CHECK_EQ(m.blocks[0].n.migrate_ok, c->form.folio ? c->ok : 0);
+		CHECK_EQ(m.blocks[0].n.migrate_fail, c->failed);
+		CHECK_EQ(m.blocks[0].n.migrate_retry, c->retried);
+		CHECK_EQ(sum.migrate_ok, c->ok);
+		CHECK_EQ(sum.migrate_fail, c->failed);
+		CHECK_EQ(sum.migrate_retry, c->retried);
+		if (t_failed_now)
+			fprintf(stderr, "  (case: %s)\n", c->name);
+		t_failed_now |= failed_before;
+		fv_model_free(&m);
+	}
+}
+
+/*
+ * The chart counts a failure at its folio's last attempt, and the retry
+ * where it was tried, also when the charts widened in between.
+ */
+static void test_migrate_retry_buckets(void)
+{
+	struct fv_model m;
+
+	fv_model_init(&m);
+	feed(&m, state(1000, 1, 0x1000, FV_ZONE_NORMAL, M));
+	feed(&m, ev_migrate(1500, 0x1005, -11));
+	/* 600 buckets of 1000 ns later: merged to 2000 ns each */
+	feed(&m, ev_migrate(601000, 0x1005, -11));
+	fv_model_finish(&m);
+	CHECK_EQ(m.bucket_ns, 2000);
+	CHECK_EQ(m.buckets[0].migrate_fail, 0);
+	CHECK_EQ(m.buckets[0].migrate_retry, 1);
+	CHECK_EQ(m.buckets[300].migrate_fail, 1);
+	CHECK_EQ(m.buckets[300].migrate_retry, 0);
+	fv_model_free(&m);
+}
+
 int main(void)
 {
 	RUN(test_types_at_exact);
@@ -988,5 +1052,7 @@ int main(void)
 	RUN(test_missing_snapshot_issue);
 	RUN(test_lost_events);
 	RUN(test_offline_online);
+	RUN(test_migrate_retries);
+	RUN(test_migrate_retry_buckets);
 	return TEST_EXIT();
 }

@@ -4,6 +4,7 @@
 
 #include "../stats.h"
 #include "builders.h"
+#include "retries.h"
 #include "test.h"
 
 static void test_indices_by_hand(void)
@@ -310,6 +311,94 @@ static void test_drains_of_many_cpus(void)
 	fv_model_free(&m);
 }
 
+/* A case into the statistics, as capture.c feeds them. */
+static struct fv_stats *stats_of_case(const struct retry_case *c,
+				      struct fv_model *m)
+{
+	struct fv_stats *s = fv_stats_new();
+
+	fv_model_init(m);
+	s->mig = c->form;
+	for (size_t k = 0; k < c->nr; k++) {
+		const struct fv_event *ev = &c->ev[k];
+
+		if (fv_mig_role(&c->form, ev) == FV_MIG_DROP)
+			fv_stats_end_migrate_call(s, ev->msum.pid);
+		else
+			fv_stats_apply(s, ev);
+	}
+	fv_model_finish(m);
+	fv_stats_finish(s, m);
+	return s;
+}
+
+/*
+ * The migration table: failures are folios' last attempts of their
+ * call, retried attempts a column of their own; the rows add up to
+ * the totals.  The results count every attempt.
+ */
+static void test_migrate_retries(void)
+{
+	struct retry_case cases[8];
+	size_t n = retry_cases(cases);
+
+	for (size_t i = 0; i < n; i++) {
+		const struct retry_case *c = &cases[i];
+		uint64_t rows_failed = 0, rows_retried = 0, results = 0;
+		int failed_before = t_failed_now;	/* say which case fails */
+		struct fv_model m;
+		struct fv_stats *s = stats_of_case(c, &m);
+
+		t_failed_now = 0;
+		for (size_t r = 0; r < s->nr_migrate_rows; r++) {
+			rows_failed += s->migrations[r].failed;
+			rows_retried += s->migrations[r].retried;
+		}
+		for (size_t r = 0; r < s->nr_results; r++)
+			results += s->results[r].count;
+		/* the default form's ok are pages of mm_migrate_pages: 0 */
+		CHECK_EQ(s->nr_migrate_ok, c->form.folio ? c->ok : 0);
+		CHECK_EQ(s->nr_migrate_fail, c->failed);
+		CHECK_EQ(s->nr_migrate_retry, c->retried);
+		CHECK_EQ(rows_failed, c->failed);
+		CHECK_EQ(rows_retried, c->retried);
+		CHECK_EQ(results, (c->form.folio ? c->ok : 0) + c->failed +
+			 c->retried);
+		if (t_failed_now)
+			fprintf(stderr, "  (case: %s)\n", c->name);
+		t_failed_now |= failed_before;
+		fv_stats_free(s);
+		fv_model_free(&m);
+	}
+}
+
+/*
+ * 6.12: the retried attempt stays in the cell of its own mode, the
+ * MIGRATE_ASYNC round's, which then has no failure and no rate.
+ */
+static void test_migrate_async_round(void)
+{
+	struct retry_case cases[8];
+	struct fv_model m;
+	struct fv_stats *s;
+
+	retry_cases(cases);
+	s = stats_of_case(&cases[2], &m);
+	CHECK_EQ(s->nr_migrate_rows, 2);
+	if (s->nr_migrate_rows == 2) {
+		CHECK_EQ(s->migrations[0].mode, FV_MODE_ASYNC);
+		CHECK_EQ(s->migrations[0].ok, 0);
+		CHECK_EQ(s->migrations[0].failed, 0);
+		CHECK_EQ(s->migrations[0].retried, 1);
+		CHECK_EQ(s->migrations[0].rate_permille, 0);
+		CHECK_EQ(s->migrations[1].mode, FV_MODE_SYNC);
+		CHECK_EQ(s->migrations[1].ok, 1);
+		CHECK_EQ(s->migrations[1].rate_permille, 1000);
+	}
+	fv_stats_free(s);
+	fv_model_free(&m);
+}
+
 int main(void)
 {
 	RUN(test_indices_by_hand);
@@ -320,5 +409,7 @@ int main(void)
 	RUN(test_zone_stats_from_snapshots);
 	RUN(test_rows_by_reason);
 	RUN(test_drains_of_many_cpus);
+	RUN(test_migrate_retries);
+	RUN(test_migrate_async_round);
 	return TEST_EXIT();
 }
