@@ -195,8 +195,27 @@ explain_rejects() {	# explain_rejects DIR CAPTURE:CAUSE[:CULPRIT]...
 			"explain.py rejects $cause${culprit:+ by $culprit} as the cause of the $capture capture"
 	done
 }
-if scenario_boot explain explain 1G 600 explain fv_explain=exhausted,nocompact,pinned; then
+# The pinned plant is a race: blocks the pipes did not reach hold only
+# the holder's movable pages, and where compaction has not emptied them
+# before the attempts they are the nearest to free (1 of the 12 to 14
+# boots whose logs were at hand on 2026-12-07: pinned-first at 0 of its
+# 34 failures, tests/host/fixtures/v612-pinned-lost.report.gz).
+# Such a boot tells nothing about the pinned verdict (tests/host/
+# pinned_plant.py, from the report alone): it is booted once more, and
+# said so.
+pinned_plant() {	# pinned_plant DIR: the plant held (pinned_plant.py)
+	python3 "$top/tests/host/pinned_plant.py" "$1" --task highalloc --node 0
+}
+if scenario_boot explain explain 1G 600 explain fv_explain=exhausted,nocompact,pinned &&
+	! pinned_plant "$out/explain/explain/pinned" > /dev/null; then
+	echo "# explain: $(pinned_plant "$out/explain/explain/pinned"); booting again"
+	mv "$out/explain" "$out/explain-plant-lost"
+	scenario_boot explain explain 1G 600 explain fv_explain=exhausted,nocompact,pinned
+fi
+if [ -f "$out/explain/status" ]; then
 	x=$out/explain/explain
+	line=$(pinned_plant "$x/pinned")
+	result $? "explain: $line"
 	host_check explain.py "$x/exhausted" --fragview "$fragview" \
 		--expect no-free-memory --task highalloc --min-failures 10
 	host_check explain.py "$x/nocompact" --fragview "$fragview" \

@@ -238,6 +238,17 @@ for when in start end; do
 	fi
 done
 
+# the explain scenario's pinned plant (cut.py --pinned-plant): a 6.12
+# boot where it held, and one where the blocks the pipes missed were the
+# nearest to free (tests/guest.sh boots again then)
+for r in held:0 lost:1; do
+	out=$(python3 "$here/pinned_plant.py" --report "$F/v612-pinned-${r%:*}.report.gz" 2>&1)
+	rc=$?
+	[ $rc -eq "${r#*:}" ] || sed 's/^/#   /' <<<"$out"
+	result "$([ $rc -eq "${r#*:}" ] && echo 0 || echo 1)" \
+		"pinned_plant.py on v612-pinned-${r%:*}: exit $rc: $out"
+done
+
 # ABI v2 (gens, snapshot begin/end, nr_high_order), from a v2 kernel's capture
 case_ drop-one-flip replay.py v2-fragment.report.gz v2-fragment.pageblocks \
 	'consecutive gens, no flip lost' -- --pageblocks @SIDE@
