@@ -238,6 +238,29 @@ for when in start end; do
 	fi
 done
 
+# 6.12: an unmap pass -ENOMEM cut short is not reported; the 24 folios
+# freed under it before the ENOMEM are in no pass, and the move pass
+# after it counts its own 192 pages (cut.py --unmap-enomem).  The move
+# pass counting those 24 too, or one page fewer, is caught.
+r=v612-unmap-enomem
+for moved in 192:0 216:1 191:1; do
+	zcat "$F/$r.report.gz" |
+		sed "s/stage=move pass=0 nr_succeeded=192 /stage=move pass=0 nr_succeeded=${moved%:*} /" \
+		> "$tmp/$r-${moved%:*}.report"
+	out=$(python3 "$here/migrate_pass.py" --name fixture --report "$tmp/$r-${moved%:*}.report" \
+		--kernel 6.12 --min-passes 1 2>&1)
+	rc=$?
+	hit=$(grep -m1 "^not ok.*each migrate_pass counts the pages" <<<"$out")
+	if [ "${moved#*:}" = 0 ]; then
+		[ $rc -eq 0 ] || sed 's/^/#   /' <<<"$out"
+		result $rc "migrate_pass.py passes on $r (move pass of 192 pages after the unmap pass ENOMEM cut short)"
+	else
+		[ $rc -ne 0 ] && [ -n "$hit" ] || sed 's/^/#   /' <<<"$out"
+		result "$([ $rc -ne 0 ] && [ -n "$hit" ] && echo 0 || echo 1)" \
+			"migrate_pass.py catches a move pass of ${moved%:*} pages in $r: ${hit#not ok * - }"
+	fi
+done
+
 # the explain scenario's pinned plant (cut.py --pinned-plant): a 6.12
 # boot where it held, and one where the blocks the pipes missed were the
 # nearest to free (tests/guest.sh boots again then)
