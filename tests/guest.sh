@@ -36,13 +36,11 @@ out=${FRAGVIEW_OUT:-$top/out}/guest-tests$(fv_base_suffix "$base")
 # __move_freepages_block() where the compiler keeps it (flip_rule.py).
 # run-guest.sh puts the first half of the 2 vCPUs on node 0, the rest on
 # node 1: the vmstat worker's drain_zone_pages() drains the other node's
-# zones only (drain.py --cpu-nodes); on 6.12 its decay_pcp_high() trims,
-# reason decay, come in scenarios that free much (10-fragment).
+# zones only (drain.py --cpu-nodes).
 cpu_nodes=0,1
-decay=()
 case $base in
 6.1)	drain_type=free isolate_free_caller=__isolate_free_page ;;
-*)	drain_type=drain decay=(--reasons decay)
+*)	drain_type=drain
 	isolate_free_caller='__move_freepages_block|__isolate_free_page' ;;
 esac
 drain_args=(--per-page-type "$drain_type" --cpu-nodes "$cpu_nodes")
@@ -344,7 +342,7 @@ host_check steal_flip.py "$g/10-fragment" --kernel "$base" --min-extfrag 1
 host_check replay.py "$g/30-compact" --min-flips 1
 host_check steal_flip.py "$g/30-compact" --kernel "$base" --min-steals 1 --min-claimed 1 \
 	--min-extfrag 1
-host_check drain.py "$g/10-fragment" "${drain_args[@]}" "${decay[@]}"
+host_check drain.py "$g/10-fragment" "${drain_args[@]}"
 host_check drain.py "$g/30-compact" "${drain_args[@]}"
 host_check census.py "$g/11-census"
 # the known culprit: fv-polluter's pipe buffers top the steals, with
@@ -397,6 +395,20 @@ done
 for s in 11-census 20-migrate 21-hugemigrate 41-hotplug-zones 60-polluter; do
 	host_check drain.py "$g/$s" --min-batches 0 "${drain_args[@]}"
 done
+# 6.12's decay_pcp_high() trims (reason decay) come where auto-tuning
+# raised a list's high mark: not in every scenario (10-fragment: 0, 24,
+# 120, 121 and 137 in five boots), but in the tests boot's captures together
+# (143, 391 and 422 in the three boots counted)
+if [ "$base" != 6.1 ]; then
+	decays=0 per=
+	for d in "$g"/[0-9]*-*/; do
+		[ -f "$d/trace.dat" ] || continue
+		k=$(trace-cmd report -i "$d/trace.dat" 2>/dev/null | grep -c 'pcp_drain:.* reason=decay$')
+		decays=$((decays + k)) per+=" $(basename "$d") $k"
+	done
+	result "$([ "$decays" -gt 0 ] && echo 0 || echo 1)" \
+		"decay drains in the tests boot's captures: $decays (${per# })"
+fi
 # the recorder's zone lines (fv_zone_marks) against /proc/zoneinfo
 for s in 10-fragment 11-census 20-migrate 21-hugemigrate 30-compact 40-offline 41-hotplug-zones \
 	50-drain 60-polluter; do
