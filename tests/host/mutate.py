@@ -167,24 +167,25 @@ def other_cpu_marked_online(L, side):
     return _marked_online(L, lambda cpu: cpu + 7)
 
 
-def drain_free_high_as_vmstat(L, side):
-    """A drain of a list gone above its high mark, in a task freeing
-    pages, reported as the vmstat worker's."""
+def _task_free_high_as(L, reason):
+    """The first free_high drain run by a task (not a kworker), as reason."""
     L = list(L)
     i = next(i for i, l in enumerate(L) if ev(l) == 'pcp_drain' and
              field(l, 'reason') == 'free_high' and 'kworker/' not in l.split('[')[0])
-    L[i] = setf(L[i], 'reason', 'vmstat')
+    L[i] = setf(L[i], 'reason', reason)
     return L
+
+
+def drain_free_high_as_vmstat(L, side):
+    """A drain of a list gone above its high mark, in a task freeing
+    pages, reported as the vmstat worker's."""
+    return _task_free_high_as(L, 'vmstat')
 
 
 def drain_free_high_as_decay(L, side):
     """A drain of a list gone above its high mark, in a task freeing
     pages, reported as the vmstat worker's decay_pcp_high() trim."""
-    L = drain_free_high_as_vmstat(L, side)
-    i = next(i for i, l in enumerate(L) if ev(l) == 'pcp_drain' and
-             field(l, 'reason') == 'vmstat' and 'kworker/' not in l.split('[')[0])
-    L[i] = setf(L[i], 'reason', 'decay')
-    return L
+    return _task_free_high_as(L, 'decay')
 
 
 def drain_decay_as_vmstat(L, side):

@@ -85,6 +85,25 @@ valid_() {
 	result $rc "$o passes on $fx as $variant: ${hit:-no 'ok' line matching /$expect/}"
 }
 
+# real_ pass|catch EXPECT NAME -- ORACLE ARGS...: ORACLE (a tests/host/
+#   script, given --name fixture) on a real report, or one doctored here,
+#   passes; or fails with a "not ok" line matching EXPECT
+real_() {
+	local want=$1 expect=$2 name=$3 o=$5 out rc hit
+	shift 5
+	out=$(python3 "$here/$o" --name fixture "$@" 2>&1)
+	rc=$?
+	if [ "$want" = pass ]; then
+		[ $rc -eq 0 ] || sed 's/^/#   /' <<<"$out"
+		result $rc "$o passes on $name"
+		return
+	fi
+	hit=$(grep -m1 "^not ok.*$expect" <<<"$out")
+	[ $rc -ne 0 ] && [ -n "$hit" ] || { sed 's/^/#   /' <<<"$out"; hit=; }
+	result "$([ -n "$hit" ] && echo 0 || echo 1)" \
+		"$o catches $name: ${hit:-no 'not ok' line matching /$expect/}"
+}
+
 # verdict DEFECT ORACLE FIXTURE EXPECT RC OUTPUT: the oracle must have
 # failed with a "not ok" line matching EXPECT
 verdict() {
@@ -139,21 +158,14 @@ case_ drain-decay-as-vmstat drain.py v612-decay.report.gz - \
 	--cpu-nodes 0,1 --reasons decay
 # real captures: 6.1's vmstat drains pass, and fail with the CPUs' nodes
 # swapped; the 6.12 series v3 before decay said vmstat for its trims
-out=$(python3 "$here/drain.py" --name fixture --report "$F/v61-vmstat.report.gz" \
-	--reasons vmstat --cpu-nodes 0,1 2>&1)
-rc=$?
-[ $rc -eq 0 ] || sed 's/^/#   /' <<<"$out"
-result $rc "drain.py passes on v61-vmstat.report.gz (--cpu-nodes 0,1): 6.1's vmstat drains are remote"
-for r in "v61-vmstat --cpu-nodes 1,0" "v612-v3-vmstat-decay --cpu-nodes 0,1 --per-page-type drain"; do
-	# shellcheck disable=SC2086 # the fixture's arguments
-	out=$(python3 "$here/drain.py" --name fixture --report "$F/${r%% *}.report.gz" \
-		${r#* } 2>&1)
-	rc=$?
-	hit=$(grep -m1 "^not ok.*every vmstat drain empties a remote node's zone" <<<"$out")
-	caught=0
-	[ $rc -ne 0 ] && [ -n "$hit" ] || { sed 's/^/#   /' <<<"$out"; caught=1; }
-	result $caught "drain.py catches own-node vmstat drains in ${r%% *} (${r#* }): ${hit:-no such not ok}"
-done
+remote="every vmstat drain empties a remote node's zone"
+real_ pass "" "v61-vmstat.report.gz (--cpu-nodes 0,1): 6.1's vmstat drains are remote" -- \
+	drain.py --report "$F/v61-vmstat.report.gz" --reasons vmstat --cpu-nodes 0,1
+real_ catch "$remote" "own-node vmstat drains in v61-vmstat (--cpu-nodes 1,0)" -- \
+	drain.py --report "$F/v61-vmstat.report.gz" --cpu-nodes 1,0
+real_ catch "$remote" "own-node vmstat drains in v612-v3-vmstat-decay" -- \
+	drain.py --report "$F/v612-v3-vmstat-decay.report.gz" --cpu-nodes 0,1 \
+	--per-page-type drain
 case_ dup-success movepages.py migrate.report.gz migrate.movepages.out \
 	'succeeds twice' -- --movepages @SIDE@ --pageblocks "$F/migrate.pageblocks"
 case_ missing-failure movepages.py migrate.report.gz migrate.movepages.out \
@@ -223,18 +235,14 @@ case_ one-block-movable grouping_off.py grouping-off.report.gz grouping-off.dmes
 # before the reporting is the control
 r=v612-v2-reporting-off
 for when in start end; do
-	out=$(python3 "$here/grouping_off.py" --name fixture --report "$F/$r.report.gz" \
-		--dmesg-file "$F/$r.dmesg" --pageblocks "$F/$r.pageblocks" \
-		--pagetypeinfo "$F/$r.$when.pagetypeinfo" 2>&1)
-	rc=$?
-	hit=$(grep -m1 '^not ok.*every free page is on an Unmovable free list' <<<"$out")
+	args=(--report "$F/$r.report.gz" --dmesg-file "$F/$r.dmesg"
+	      --pageblocks "$F/$r.pageblocks" --pagetypeinfo "$F/$r.$when.pagetypeinfo")
 	if [ $when = start ]; then
-		[ $rc -eq 0 ] || sed 's/^/#   /' <<<"$out"
-		result $rc "grouping_off.py passes on $r before the reporting"
+		real_ pass "" "$r before the reporting" -- grouping_off.py "${args[@]}"
 	else
-		[ $rc -ne 0 ] && [ -n "$hit" ] || sed 's/^/#   /' <<<"$out"
-		result "$([ $rc -ne 0 ] && [ -n "$hit" ] && echo 0 || echo 1)" \
-			"grouping_off.py catches series v2's free pages on Movable lists after it: ${hit#not ok * - }"
+		real_ catch 'every free page is on an Unmovable free list' \
+			"series v2's free pages on Movable lists after it ($r)" -- \
+			grouping_off.py "${args[@]}"
 	fi
 done
 
@@ -243,22 +251,13 @@ done
 # after it counts its own 192 pages (cut.py --unmap-enomem).  The move
 # pass counting those 24 too, or one page fewer, is caught.
 r=v612-unmap-enomem
-for moved in 192:0 216:1 191:1; do
+for moved in 192 216 191; do
 	zcat "$F/$r.report.gz" |
-		sed "s/stage=move pass=0 nr_succeeded=192 /stage=move pass=0 nr_succeeded=${moved%:*} /" \
-		> "$tmp/$r-${moved%:*}.report"
-	out=$(python3 "$here/migrate_pass.py" --name fixture --report "$tmp/$r-${moved%:*}.report" \
-		--kernel 6.12 --min-passes 1 2>&1)
-	rc=$?
-	hit=$(grep -m1 "^not ok.*each migrate_pass counts the pages" <<<"$out")
-	if [ "${moved#*:}" = 0 ]; then
-		[ $rc -eq 0 ] || sed 's/^/#   /' <<<"$out"
-		result $rc "migrate_pass.py passes on $r (move pass of 192 pages after the unmap pass ENOMEM cut short)"
-	else
-		[ $rc -ne 0 ] && [ -n "$hit" ] || sed 's/^/#   /' <<<"$out"
-		result "$([ $rc -ne 0 ] && [ -n "$hit" ] && echo 0 || echo 1)" \
-			"migrate_pass.py catches a move pass of ${moved%:*} pages in $r: ${hit#not ok * - }"
-	fi
+		sed "s/stage=move pass=0 nr_succeeded=192 /stage=move pass=0 nr_succeeded=$moved /" \
+		> "$tmp/$r-$moved.report"
+	[ $moved = 192 ] && want=pass || want=catch
+	real_ $want 'each migrate_pass counts the pages' "$r with a move pass of $moved pages" -- \
+		migrate_pass.py --report "$tmp/$r-$moved.report" --kernel 6.12 --min-passes 1
 done
 
 # the explain scenario's pinned plant (cut.py --pinned-plant): a 6.12
